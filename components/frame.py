@@ -1,0 +1,25 @@
+"""What every system is handed each step (esper passes the same argument to all)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Frame:
+    """The scene's clock and surroundings for one fixed step.
+
+    dt: the fixed step, seconds. t: scene time at the start of the step, seconds.
+    width, height: the viewport, pixels. rng: the scene's seeded generator — the
+    only source of randomness, so a seed replays exactly.
+    """
+
+    dt: float
+    t: float
+    width: float
+    height: float
+    rng: np.random.Generator
+    reduced_motion: bool = False
+    theme: str = "light"
+    steps: int = 0

@@ -1,0 +1,1 @@
+"""ropework's app shell: levels, scenes (headless API), clock, window, CLI, recording."""

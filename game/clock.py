@@ -1,0 +1,40 @@
+"""Fixed-step clock: turns variable frame times into whole simulation steps."""
+from __future__ import annotations
+
+STEP = 1 / 60         # s: the fixed simulation step every toy is tuned for
+MAX_FRAME_DT = 0.05   # s: a longer frame (a stall, a debugger) counts as this long, as the seed loop does
+MAX_STEPS = 4         # steps per frame at most, so a slow machine slows down instead of spiralling
+
+
+class Clock:
+    """Accumulates frame time and says how many fixed steps to run.
+
+    While paused (window hidden or minimised) nothing accumulates; on resume the
+    first frame's dt is dropped, so the simulation continues without a jump.
+    """
+
+    def __init__(self, step: float = STEP, max_dt: float = MAX_FRAME_DT, max_steps: int = MAX_STEPS):
+        self.step, self.max_dt, self.max_steps = step, max_dt, max_steps
+        self.acc = 0.0
+        self.paused = False
+        self._skip_next = False
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            self._skip_next = True
+
+    def advance(self, dt: float) -> int:
+        """Add a frame of ``dt`` seconds; return the number of fixed steps to run now."""
+        if self.paused or self._skip_next or not dt > 0:   # also rejects NaN
+            self._skip_next = False
+            return 0
+        self.acc += min(dt, self.max_dt)
+        n = int(self.acc / self.step)
+        self.acc -= n * self.step
+        if n > self.max_steps:
+            n, self.acc = self.max_steps, 0.0
+        return n

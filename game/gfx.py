@@ -1,0 +1,243 @@
+"""Batched arcade.gl drawing: smooth strokes and round/square quads, one draw call each.
+
+Coordinates are scene pixels (origin top-left, y down); the shaders map them to
+clip space from the ``viewport`` uniform, so HiDPI framebuffers need nothing else.
+GL buffers are created once and grown by orphaning; every upload is contiguous
+float32 (arcade.gl's "f"), never per-frame allocations of GL objects.
+"""
+from __future__ import annotations
+
+import numpy as np
+from arcade.gl import BufferDescription
+
+STROKE_SUBDIV = 5   # samples per quadratic piece; points are ~10 px apart, so 2 px chords
+
+
+class Stream:
+    """A GL buffer that is reused frame after frame and grows by orphaning."""
+
+    def __init__(self, ctx, stride: int = 16, capacity: int = 256):
+        self.stride = stride  # bytes per element: a vertex layout needs whole elements
+        self.buffer = ctx.buffer(reserve=stride * capacity, usage="stream")
+
+    def write(self, data: np.ndarray) -> None:
+        data = np.ascontiguousarray(data)
+        if data.nbytes > self.buffer.size:
+            self.buffer.orphan(size=max(data.nbytes, 2 * self.buffer.size) // self.stride * self.stride + self.stride)
+        if data.nbytes:
+            self.buffer.write(data)
+
+
+_STROKE_VS = """
+#version 430
+layout(std430, binding = 0) readonly buffer Positions { vec2 P[]; };
+layout(std430, binding = 1) readonly buffer Styles { vec4 S[]; };   // per rope: colour, (width, 0, 0, 0)
+uniform vec2 viewport;
+uniform float width_scale;
+uniform float alpha_scale;
+uniform vec4 override_colour;   // alpha < 0: use each rope's colour
+uniform int base;               // first point of this body in P
+in vec2 in_base;                // t along the piece, side (-1 or 1)
+in ivec3 in_piece;              // a, c, rope: the piece runs a, a+1, c
+in vec2 in_weights;             // start = mix(Pa, Pb, w.x), control = mix(Pa, Pb, w.y), end = mix(Pb, Pc, .5)
+out vec4 v_colour;
+out float v_side;
+out float v_half;
+void main() {
+    vec2 A = P[base + in_piece.x];
+    vec2 B = P[base + in_piece.x + 1];
+    vec2 C = P[base + in_piece.y];
+    vec2 p0 = mix(A, B, in_weights.x);
+    vec2 p1 = mix(A, B, in_weights.y);
+    vec2 p2 = mix(B, C, 0.5);
+    float t = in_base.x;
+    float u = 1.0 - t;
+    vec2 pt = u * u * p0 + 2.0 * u * t * p1 + t * t * p2;
+    vec2 tg = 2.0 * u * (p1 - p0) + 2.0 * t * (p2 - p1);
+    if (dot(tg, tg) < 1e-12) tg = p2 - p0;
+    if (dot(tg, tg) < 1e-12) tg = vec2(1.0, 0.0);
+    vec2 nrm = normalize(vec2(-tg.y, tg.x));
+    vec4 style = S[2 * in_piece.z + 1];
+    float hw = 0.5 * style.x * width_scale;
+    float extent = hw + 1.0;
+    vec2 q = pt + nrm * in_base.y * extent;
+    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    vec4 c = override_colour.a < 0.0 ? S[2 * in_piece.z] : override_colour;
+    v_colour = vec4(c.rgb, c.a * alpha_scale);
+    v_side = in_base.y * extent;
+    v_half = hw;
+}
+"""
+
+_STROKE_FS = """
+#version 430
+in vec4 v_colour;
+in float v_side;
+in float v_half;
+out vec4 out_colour;
+void main() {
+    float cover = clamp(v_half + 0.5 - abs(v_side), 0.0, 1.0);
+    out_colour = vec4(v_colour.rgb, v_colour.a * cover);
+}
+"""
+
+
+def stroke_pieces(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Per-piece instance data for smooth paths through chains (the seeds' curve).
+
+    The path starts at point 0, runs quadratic curves with each inner point as
+    control and the midpoints as ends, and finishes with a straight run to the
+    last point. Returns a structured array: a, c, rope (int32), w_start, w_ctrl (float32).
+    """
+    count = np.asarray(count, np.int64)
+    start = np.asarray(start, np.int64)
+    pieces = np.maximum(count - 1, 0)
+    rope = np.repeat(np.arange(len(count)), pieces)
+    first = np.repeat(np.cumsum(pieces) - pieces, pieces)
+    k = np.arange(int(pieces.sum())) - first                 # piece index within its rope
+    n = count[rope]
+    a = start[rope] + k
+    is_last = k == n - 2
+    c = np.where(is_last, a + 1, a + 2)
+    w_start = np.where(k == 0, 0.0, 0.5)
+    w_ctrl = np.where(is_last, (1.0 + w_start) / 2.0, 1.0)
+    out = np.zeros(len(a), dtype=[("a", "<i4"), ("c", "<i4"), ("rope", "<i4"), ("ws", "<f4"), ("wc", "<f4")])
+    out["a"], out["c"], out["rope"], out["ws"], out["wc"] = a, c, rope, w_start, w_ctrl
+    return out
+
+
+class Strokes:
+    """Smooth variable-width paths through every rope of a body, in one draw call."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = ctx.program(vertex_shader=_STROKE_VS, fragment_shader=_STROKE_FS)
+        s = STROKE_SUBDIV
+        t = np.repeat(np.linspace(0.0, 1.0, s + 1), 2)
+        side = np.tile([-1.0, 1.0], s + 1)
+        base = np.stack([t, side], 1).astype(np.float32)
+        quads = np.arange(s)[:, None] * 2 + np.array([0, 1, 2, 1, 3, 2])
+        self.positions = Stream(ctx)
+        self.styles = Stream(ctx)
+        self.pieces = Stream(ctx, stride=20)
+        self._topology = None
+        self.n_pieces = 0
+        self.geometry = ctx.geometry(
+            [BufferDescription(ctx.buffer(data=base.tobytes()), "2f", ["in_base"]),
+             BufferDescription(self.pieces.buffer, "3i 2f", ["in_piece", "in_weights"], instanced=True)],
+            index_buffer=ctx.buffer(data=quads.astype(np.int32).tobytes()),
+            index_element_size=4,
+            mode=ctx.TRIANGLES,
+        )
+
+    def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
+        """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
+        key = (np.asarray(start).tobytes(), np.asarray(count).tobytes())
+        if key != self._topology:
+            pieces = stroke_pieces(start, count)
+            self.pieces.write(pieces)
+            self.n_pieces = len(pieces)
+            self._topology = key
+        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
+        style = np.zeros((len(width), 2, 4), np.float32)
+        style[:, 0] = colour
+        style[:, 1, 0] = width
+        self.styles.write(style)
+
+    def draw(self, viewport, width_scale=1.0, alpha_scale=1.0, override=None) -> None:
+        if not self.n_pieces:
+            return
+        self.positions.buffer.bind_to_storage_buffer(binding=0)
+        self.styles.buffer.bind_to_storage_buffer(binding=1)
+        p = self.program
+        p["viewport"] = tuple(float(v) for v in viewport)
+        p["width_scale"] = float(width_scale)
+        p["alpha_scale"] = float(alpha_scale)
+        p["override_colour"] = tuple(override) if override is not None else (0.0, 0.0, 0.0, -1.0)
+        p["base"] = 0
+        self.geometry.render(p, instances=self.n_pieces)
+
+
+_QUAD_VS = """
+#version 330
+uniform vec2 viewport;
+in vec2 in_corner;      // -1..1
+in vec2 in_centre;      // px
+in vec2 in_half;        // half size, px
+in vec4 in_colour;
+in float in_round;      // 1: disc of radius half.x, 0: rectangle
+out vec2 v_local;
+out vec2 v_half;
+out vec4 v_colour;
+out float v_round;
+void main() {
+    vec2 ext = in_half + 1.0;
+    vec2 q = in_centre + in_corner * ext;
+    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    v_local = in_corner * ext;
+    v_half = in_half;
+    v_colour = in_colour;
+    v_round = in_round;
+}
+"""
+
+_QUAD_FS = """
+#version 330
+in vec2 v_local;
+in vec2 v_half;
+in vec4 v_colour;
+in float v_round;
+out vec4 out_colour;
+void main() {
+    float cover;
+    if (v_round > 0.5) {
+        cover = clamp(v_half.x + 0.5 - length(v_local), 0.0, 1.0);
+    } else {
+        vec2 c = clamp(v_half + 0.5 - abs(v_local), 0.0, 1.0);
+        cover = c.x * c.y;
+    }
+    if (cover <= 0.0) discard;
+    out_colour = vec4(v_colour.rgb, v_colour.a * cover);
+}
+"""
+
+QUAD_DTYPE = np.dtype([("centre", "<f4", 2), ("half", "<f4", 2), ("colour", "<f4", 4), ("round", "<f4")])
+
+
+class Quads:
+    """Discs and rectangles (dots, sparks, rails), any number, in one draw call."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_QUAD_FS)
+        corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
+        self.instances = Stream(ctx, stride=QUAD_DTYPE.itemsize)
+        self.count = 0
+        self.geometry = ctx.geometry(
+            [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
+             BufferDescription(self.instances.buffer, "2f 2f 4f 1f",
+                               ["in_centre", "in_half", "in_colour", "in_round"], instanced=True)],
+            mode=ctx.TRIANGLE_STRIP,
+        )
+
+    def upload(self, quads: np.ndarray) -> None:
+        """quads: a QUAD_DTYPE array."""
+        self.instances.write(quads)
+        self.count = len(quads)
+
+    def draw(self, viewport) -> None:
+        if not self.count:
+            return
+        self.program["viewport"] = tuple(float(v) for v in viewport)
+        self.geometry.render(self.program, instances=self.count)
+
+
+def quads(centre, half, colour, round_: float) -> np.ndarray:
+    """Build a QUAD_DTYPE array, broadcasting half/colour/round over the centres."""
+    centre = np.asarray(centre, np.float32).reshape(-1, 2)
+    out = np.empty(len(centre), QUAD_DTYPE)
+    out["centre"] = centre
+    out["half"] = half
+    out["colour"] = colour
+    out["round"] = round_
+    return out

@@ -1,0 +1,118 @@
+"""Level files: TOML scenes, validated into plain dicts with every default filled in.
+
+Level files are data. They name entity kinds by registered short names, never
+modules, and every count and size is capped before anything is allocated.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import kinds as kinds_mod
+from game.schema import Key, LevelError, Table, suggest, table, validate
+
+MAX_FILE_BYTES = 1 << 20   # a scene description, not a data dump: 1 MiB is generous
+MAX_LAYERS = 32
+MAX_POINTS = 2_000_000     # simulated points per scene: ~40 MB of state, still steps in tens of ms
+
+LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
+DEFAULT_LEVEL = LEVELS_DIR / "rope.toml"
+
+TOP = table(
+    Key("title", "str", "", "shown in the window title and `--list`; defaults to the file name"),
+    Key("description", "str", "", "one line for `--list`", max_len=300),
+    Key("theme", "choice", "light", "colour theme at start (T toggles)", choices=("light", "dark")),
+    Key("seed", "int", 0, "seed of the scene's random generator (overridden by `--seed`)", lo=0, hi=2**32 - 1),
+    Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)"),
+)
+LAYER_COMMON = (
+    Key("kind", "str", None, "entity kind: one of the registered kinds (see below)"),
+    Key("name", "str", "", "layer name; defaults to KIND or KIND-N", max_len=64),
+    Key("z", "int", 0, "draw order: higher draws on top and is offered the pointer first", lo=-1000, hi=1000),
+)
+
+
+@dataclass
+class Level:
+    path: Path
+    title: str
+    description: str
+    theme: str
+    seed: int
+    reduced_motion: bool
+    layers: list[dict]     # each: kind, name, z and the kind's keys, defaults filled
+
+
+def _syntax_line(e: Exception) -> int | None:
+    m = re.search(r"line (\d+)", str(e))
+    return int(m.group(1)) if m else None
+
+
+def parse(path: Path) -> dict:
+    path = Path(path)
+    if not path.exists():
+        raise LevelError(path, "", "no such level file")
+    if not path.is_file():
+        raise LevelError(path, "", "expected a level file, found a directory or device")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise LevelError(path, "", f"expected a level file of at most {MAX_FILE_BYTES} bytes, found {size}")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LevelError(path, "", f"expected UTF-8 TOML text, found an invalid byte at offset {e.start}") from None
+    if not text.strip():
+        raise LevelError(path, "", "expected TOML with at least one [[layer]], found an empty file")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "invalid TOML"
+        raise LevelError(path, "", f"TOML syntax error: {msg}", line=_syntax_line(e)) from None
+    except RecursionError:
+        raise LevelError(path, "", "TOML nested too deeply") from None
+
+
+def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
+    """Read and validate a level file; raise LevelError with one line on any problem."""
+    kinds_mod.load_builtin()
+    path = Path(path)
+    data = parse(path)
+    top = validate(data, TOP, path, skip=("layer",))
+    layers_raw = data.get("layer")
+    if layers_raw is None:
+        raise LevelError(path, "layer", "expected at least one [[layer]] table, found none")
+    if not isinstance(layers_raw, list) or not all(isinstance(t, dict) for t in layers_raw):
+        raise LevelError(path, "layer", "expected an array of tables ([[layer]])")
+    if not 1 <= len(layers_raw) <= MAX_LAYERS:
+        raise LevelError(path, "layer", f"expected 1..{MAX_LAYERS} layers, found {len(layers_raw)}")
+    layers, total = [], 0
+    for i, raw in enumerate(layers_raw):
+        p = f"layer[{i}]"
+        kind_name = raw.get("kind")
+        if kind_name is None:
+            raise LevelError(path, f"{p}.kind", "missing; expected one of " + ", ".join(sorted(kinds_mod.KINDS)))
+        if not isinstance(kind_name, str) or kind_name not in kinds_mod.KINDS:
+            hint = suggest(str(kind_name), kinds_mod.KINDS).replace("valid keys", "registered kinds")
+            raise LevelError(path, f"{p}.kind", f"unknown entity kind {kind_name!r}{hint}")
+        k = kinds_mod.KINDS[kind_name]
+        schema = Table({**{c.name: c for c in LAYER_COMMON}, **k.schema.keys}, k.schema.arrays)
+        cfg = validate(raw, schema, path, p)
+        cfg["name"] = cfg["name"] or (kind_name if i == 0 else f"{kind_name}-{i}")
+        cfg["z"] = cfg["z"] if "z" in raw else i
+        total += k.points(cfg, *size)
+        if total > MAX_POINTS:
+            raise LevelError(path, p, f"expected at most {MAX_POINTS} points in a scene, found {total} so far")
+        layers.append(cfg)
+    names = [c["name"] for c in layers]
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            raise LevelError(path, f"layer[{i}].name", f"expected a unique layer name, found {n!r} twice")
+    return Level(path=path, title=top["title"] or path.stem, description=top["description"],
+                 theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], layers=layers)
+
+
+def shipped() -> list[Path]:
+    return sorted(LEVELS_DIR.glob("*.toml"))

@@ -1,0 +1,188 @@
+"""A running scene: one esper world built from a level — the headless API.
+
+    from game.scene import Scene
+    scene = Scene.load("levels/rope.toml", size=(800, 600), seed=1)
+    scene.pointer_down(400, 100); scene.step(30); scene.pointer_up(400, 100)
+    state = scene.arrays()      # {entity: {"Points": {"pos": ..., ...}, ...}}
+    scene.close()               # deletes the world
+
+Coordinates are scene pixels: origin at the top-left, y down, as the seeds.
+Same level, seed and input give bit-identical arrays.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+from contextlib import contextmanager
+from pathlib import Path
+
+import esper
+import numpy as np
+
+import systems  # noqa: F401  (registers the built-in systems)
+from components import Frame, Layer, Pointer, Points
+from game import kinds
+from game.clock import STEP
+from game.level import Level, load
+from systems import pipeline
+
+_names = itertools.count(1)
+
+BACKGROUND = {"light": (0.957, 0.957, 0.945, 1.0), "dark": (0.067, 0.067, 0.075, 1.0)}
+
+
+class Scene:
+    def __init__(self, level: Level, size=(1280, 720), seed: int | None = None,
+                 reduced_motion: bool | None = None):
+        self.level = level
+        self.seed = level.seed if seed is None else int(seed)
+        self.world = f"ropework-scene-{next(_names)}"
+        self.theme = level.theme
+        self.reduced_motion = level.reduced_motion if reduced_motion is None else bool(reduced_motion)
+        self.width, self.height = float(size[0]), float(size[1])
+        self._build()
+
+    @classmethod
+    def load(cls, path, size=(1280, 720), seed: int | None = None, reduced_motion: bool | None = None):
+        return cls(load(Path(path), size), size, seed, reduced_motion)
+
+    # ── the world ────────────────────────────────────────────────────────────
+    @contextmanager
+    def active(self):
+        """Make this scene's world esper's current one for the block."""
+        previous = esper.current_world
+        esper.switch_world(self.world)
+        try:
+            yield
+        finally:
+            if previous in esper.list_worlds():
+                esper.switch_world(previous)
+
+    def _build(self) -> None:
+        self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
+                           rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
+                           theme=self.theme)
+        self.close()   # a rebuild starts from an empty world
+        with self.active():
+            self.pointer_entity = esper.create_entity(Pointer())
+            self.layers = sorted((Layer(c["name"], c["kind"], c["z"]) for c in self.level.layers),
+                                 key=lambda layer: layer.z)
+            for cfg in self.level.layers:
+                layer = next(lay for lay in self.layers if lay.name == cfg["name"])
+                kinds.KINDS[cfg["kind"]].spawn(cfg, layer, self.frame)
+            self.processors, self.draws = pipeline.install(pipeline.order())
+
+    def close(self) -> None:
+        """Delete the scene's world and everything in it."""
+        if self.world in esper.list_worlds():
+            if esper.current_world == self.world:
+                esper.switch_world("default")
+            esper.delete_world(self.world)
+
+    # ── time ─────────────────────────────────────────────────────────────────
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps of 1/60 s."""
+        with self.active():
+            for _ in range(n):
+                esper.process(self.frame)
+                self.frame.steps += 1
+                self.frame.t = self.frame.steps * self.frame.dt
+
+    @property
+    def t(self) -> float:
+        return self.frame.t
+
+    # ── input ────────────────────────────────────────────────────────────────
+    @property
+    def pointer(self) -> Pointer:
+        with self.active():
+            return esper.component_for_entity(self.pointer_entity, Pointer)
+
+    def _event(self, kind: str, x: float = 0.0, y: float = 0.0) -> None:
+        self.pointer.events.append((kind, float(x), float(y)))
+
+    def pointer_move(self, x: float, y: float) -> None:
+        self._event("move", x, y)
+
+    def pointer_down(self, x: float, y: float) -> None:
+        self._event("down", x, y)
+
+    def pointer_up(self, x: float, y: float) -> None:
+        self._event("up", x, y)
+
+    def pointer_leave(self) -> None:
+        """The pointer left the window, or the window lost focus: ends any grab."""
+        self._event("leave")
+
+    # ── scene controls ───────────────────────────────────────────────────────
+    def resize(self, width: float, height: float) -> None:
+        """Re-lay the scene for a new viewport (the seeds re-seed on resize)."""
+        width, height = max(1.0, float(width)), max(1.0, float(height))
+        if (width, height) != (self.width, self.height):
+            self.width, self.height = width, height
+            self._build()
+
+    def reset(self) -> None:
+        self._build()
+
+    def toggle_theme(self) -> str:
+        self.theme = self.frame.theme = "dark" if self.theme == "light" else "light"
+        return self.theme
+
+    # ── reading state ────────────────────────────────────────────────────────
+    def entities(self) -> list[int]:
+        with self.active():
+            return sorted(esper._entities)
+
+    def component(self, ent: int, cls):
+        with self.active():
+            return esper.component_for_entity(ent, cls)
+
+    def find(self, cls) -> list[tuple[int, object]]:
+        """Every (entity, component) of a type, in entity order."""
+        with self.active():
+            return sorted(esper.get_component(cls), key=lambda ec: ec[0])
+
+    def arrays(self) -> dict[int, dict[str, dict[str, np.ndarray]]]:
+        """Every entity's numpy component fields (copies), keyed by component class name."""
+        out: dict = {}
+        with self.active():
+            for ent in sorted(esper._entities):
+                comps = {}
+                for comp in esper.components_for_entity(ent):
+                    if dataclasses.is_dataclass(comp):
+                        arrs = {f.name: np.array(getattr(comp, f.name)) for f in dataclasses.fields(comp)
+                                if isinstance(getattr(comp, f.name), np.ndarray)}
+                        if arrs:
+                            comps[type(comp).__name__] = arrs
+                out[ent] = comps
+        return out
+
+    def state_hash(self) -> str:
+        """SHA-256 over every state array, in a fixed order: equal hashes, equal state."""
+        h = hashlib.sha256()
+        for ent, comps in self.arrays().items():
+            for cname in sorted(comps):
+                for fname in sorted(comps[cname]):
+                    a = comps[cname][fname]
+                    h.update(f"{ent}.{cname}.{fname}{a.dtype}{a.shape}".encode())
+                    h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+    @property
+    def point_count(self) -> int:
+        return sum(p.n for _, p in self.find(Points))
+
+    # ── drawing (needs a GL context: a window, or ARCADE_HEADLESS) ───────────
+    def draw(self, ctx) -> None:
+        """Draw every layer, lowest z first, into the bound framebuffer."""
+        ctx.viewport  # noqa: B018  (the caller owns the viewport)
+        with self.active():
+            for layer in self.layers:
+                for d in self.draws:
+                    d.draw(self.frame, layer.name, ctx)
+
+    @property
+    def background(self) -> tuple[float, float, float, float]:
+        return BACKGROUND[self.theme]

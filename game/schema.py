@@ -1,0 +1,148 @@
+"""Declarative level-file keys: type, default, range and meaning, and the validator.
+
+Every key a level may hold is declared here or by an entity kind, once; the same
+declarations validate files, fill defaults and write docs/levels.md.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_COLOUR = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+
+
+class LevelError(Exception):
+    """A level file that cannot be used; str() is the one line shown to the user."""
+
+    def __init__(self, file, path: str, message: str, line: int | None = None):
+        self.file, self.path, self.message, self.line = str(file), path, message, line
+        where = f"{self.file}:{line}" if line else self.file
+        super().__init__(f"{where}: {path + ': ' if path else ''}{message}")
+
+
+def _found(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"boolean {str(v).lower()}"
+    if isinstance(v, (int, float)):
+        return f"{type(v).__name__} {v!r}"
+    if isinstance(v, str):
+        return f"string {v[:40]!r}" + ("…" if len(v) > 40 else "")
+    if isinstance(v, dict):
+        return "a table"
+    if isinstance(v, list):
+        return f"an array of {len(v)}"
+    return type(v).__name__
+
+
+@dataclass(frozen=True)
+class Key:
+    """One scalar key. type: "int", "float", "bool", "str", "colour" or "choice"."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple = ()
+    max_len: int = 200
+
+    def expected(self) -> str:
+        if self.type in ("int", "float"):
+            noun = "an integer" if self.type == "int" else "a number"
+            return f"{noun} in {self.lo:g}..{self.hi:g}"
+        if self.type == "bool":
+            return "true or false"
+        if self.type == "colour":
+            return 'a colour "#rrggbb" or "#rrggbbaa"'
+        if self.type == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        return f"a string of at most {self.max_len} characters"
+
+    def check(self, v: Any, err) -> Any:
+        t = self.type
+        ok = False
+        if t == "int":
+            ok = isinstance(v, int) and not isinstance(v, bool) and self.lo <= v <= self.hi
+        elif t == "float":
+            ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                  and self.lo <= v <= self.hi)
+            v = float(v) if ok else v
+        elif t == "bool":
+            ok = isinstance(v, bool)
+        elif t == "colour":
+            ok = isinstance(v, str) and bool(_COLOUR.match(v))
+        elif t == "choice":
+            ok = isinstance(v, str) and v in self.choices
+        elif t == "str":
+            ok = isinstance(v, str) and len(v) <= self.max_len and "\x00" not in v
+        if not ok:
+            err(f"expected {self.expected()}, found {_found(v)}")
+        return v
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of keys, with arrays of sub-tables (``[[layer.rope]]``)."""
+
+    keys: dict[str, Key] = field(default_factory=dict)
+    arrays: dict[str, tuple["Table", int, int, str]] = field(default_factory=dict)  # name -> (table, min, max, doc)
+
+    def names(self) -> list[str]:
+        return list(self.keys) + list(self.arrays)
+
+
+def table(*keys: Key, **arrays) -> Table:
+    return Table({k.name: k for k in keys}, arrays)
+
+
+def suggest(name: str, valid) -> str:
+    close = difflib.get_close_matches(name, list(valid), n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else f"; valid keys: {', '.join(sorted(valid))}"
+
+
+def validate(data: dict, schema: Table, file, path: str = "", skip=()) -> dict:
+    """Check ``data`` against ``schema``; return it with every default filled in."""
+    def fail(p, msg):
+        raise LevelError(file, p, msg)
+
+    if not isinstance(data, dict):
+        fail(path, f"expected a table, found {_found(data)}")
+    out: dict = {}
+    for name, v in data.items():
+        p = f"{path}.{name}" if path else name
+        if name in skip:
+            continue
+        if name in schema.keys:
+            out[name] = schema.keys[name].check(v, lambda m, p=p: fail(p, m))
+        elif name in schema.arrays:
+            sub, lo, hi, _ = schema.arrays[name]
+            if not isinstance(v, list) or not all(isinstance(e, dict) for e in v):
+                fail(p, f"expected an array of tables ([[{p}]]), found {_found(v)}")
+            if not lo <= len(v) <= hi:
+                fail(p, f"expected {lo}..{hi} entries, found {len(v)}")
+            out[name] = [validate(e, sub, file, f"{p}[{i}]") for i, e in enumerate(v)]
+        else:
+            fail(p, "unknown key" + suggest(name, schema.names()))
+    for name, k in schema.keys.items():
+        out.setdefault(name, k.default)
+    return out
+
+
+def markdown(title: str, schema: Table, prefix: str = "") -> list[str]:
+    """Reference lines for docs/levels.md: one row per key."""
+    lines = [f"### {title}", "", "| key | type | default | range | meaning |", "|---|---|---|---|---|"]
+    for k in schema.keys.values():
+        rng = (f"{k.lo:g} … {k.hi:g}" if k.type in ("int", "float")
+               else " / ".join(map(str, k.choices)) if k.type == "choice" else "")
+        default = "(required)" if k.default is None else (
+            str(k.default).lower() if isinstance(k.default, bool) else repr(k.default) if isinstance(k.default, str) else f"{k.default:g}")
+        lines.append(f"| `{prefix}{k.name}` | {k.type} | {default} | {rng} | {k.doc} |")
+    lines.append("")
+    for name, (sub, lo, hi, doc) in schema.arrays.items():
+        lines += [f"`[[{prefix}{name}]]` — {doc} ({lo} to {hi} entries).", ""]
+        lines += markdown(f"`[[{prefix}{name}]]` entries", sub, f"{prefix}{name}.")
+    return lines

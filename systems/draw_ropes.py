@@ -1,0 +1,52 @@
+"""Draw ropes: each rope body as smooth strokes, tip and anchor dots and its rail.
+
+Reads: Points, Ropes, RopeStyle, Rail, Layer, Frame.theme. Writes: the framebuffer.
+
+One stroke draw call and one quad draw call per rope body, whatever the number
+of ropes: every rope of a body shares one vertex stream.
+"""
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Layer, Points, Rail, Ropes, RopeStyle
+from game import gfx
+from systems.pipeline import RENDER, system
+
+RAIL_COLOUR = {"light": (20 / 255, 20 / 255, 20 / 255, 0.14), "dark": (240 / 255, 240 / 255, 240 / 255, 0.16)}
+
+
+@system("draw_ropes", RENDER)
+class DrawRopes:
+    def __init__(self):
+        self._gl: dict[int, tuple[gfx.Strokes, gfx.Quads]] = {}
+
+    def draw(self, frame, layer_name: str, ctx) -> None:
+        for ent, (pts, ropes, style, layer) in esper.get_components(Points, Ropes, RopeStyle, Layer):
+            if layer.name != layer_name:
+                continue
+            if ent not in self._gl:
+                self._gl[ent] = (gfx.Strokes(ctx), gfx.Quads(ctx))
+            strokes, dots = self._gl[ent]
+            viewport = (frame.width, frame.height)
+            rail = esper.try_component(ent, Rail)
+            parts = []
+            if rail is not None:
+                parts.append(gfx.quads([(frame.width / 2, rail.y)], (frame.width / 2, 0.5),
+                                       RAIL_COLOUR[frame.theme], 0.0))
+            ctx.enable(ctx.BLEND)
+            ctx.blend_func = ctx.BLEND_DEFAULT
+            if rail is not None:
+                dots.upload(parts[0])
+                dots.draw(viewport)
+            strokes.upload(pts.pos, ropes.start, ropes.count, style.colour, style.width)
+            strokes.draw(viewport)
+            ends = []
+            if style.tip_radius > 0:
+                ends.append(gfx.quads(pts.pos[ropes.tips, :2], style.tip_radius, style.colour, 1.0))
+            if style.anchor_radius > 0:
+                ends.append(gfx.quads(pts.pos[ropes.start, :2], style.anchor_radius, style.colour, 1.0))
+            if ends:
+                dots.upload(np.concatenate(ends))
+                dots.draw(viewport)

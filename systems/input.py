@@ -1,0 +1,95 @@
+"""Input: apply the pointer's queued events, then drag what it holds.
+
+Reads: Pointer, Points, Grab, Layer, Frame. Writes: Pointer, Grab.held,
+Points.pos/prev of held points and of PointerPins.
+
+Pointer-down picks the nearest free point within the grab radius, topmost layer
+first (one pick per press). While held, the point is moved to the cursor each
+step with its previous position set to where it was, so its implied velocity
+tracks the hand and the release throws the rope. Up, leave (pointer outside the
+window, focus lost) end the grab. Pointer-pinned points sit at the pointer plus
+their offset, their previous position too: an anchor has no velocity of its own.
+"""
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Grab, Layer, Pointer, PointerPins, Points
+from game.hitquery import PointIndex
+from systems.pipeline import INPUT, system
+
+
+@system("input", INPUT)
+class PointerInput(esper.Processor):
+    def __init__(self):
+        self._index: dict[int, tuple[int, PointIndex]] = {}   # entity -> (topology key, index)
+
+    def _pick(self, ent: int, pts: Points, grab: Grab, x: float, y: float) -> int:
+        free = np.flatnonzero(pts.inv_mass > 0)
+        key = hash(free.tobytes())
+        cached = self._index.get(ent)
+        if cached is None or cached[0] != key:
+            cached = (key, PointIndex(free))
+            self._index[ent] = cached
+        return cached[1].nearest(pts.pos, x, y, grab.radius)
+
+    def process(self, frame):
+        for _, ptr in esper.get_component(Pointer):
+            ptr.pressed = ptr.released = False
+            ptr.idle += frame.dt
+            for kind, x, y in ptr.events:
+                ptr.idle = 0.0
+                if kind == "leave":
+                    ptr.inside = ptr.down = False
+                    ptr.claimed_by = -1
+                    ptr.released = True
+                    self._release()
+                    continue
+                ptr.x, ptr.y, ptr.inside = float(x), float(y), True
+                if kind == "down":
+                    ptr.down = ptr.pressed = True
+                    ptr.claimed_by = self._press(ptr.x, ptr.y)
+                elif kind == "up":
+                    ptr.down = False
+                    ptr.claimed_by = -1
+                    ptr.released = True
+                    self._release()
+            ptr.events.clear()
+            self._drag(ptr)
+
+    def _press(self, x, y) -> int:
+        """Offer the press to grabbable bodies, topmost layer first; return the taker or -1."""
+        self._release()
+        grabbable = esper.get_components(Points, Grab)
+        layers = {e: esper.try_component(e, Layer) for e, _ in grabbable}
+        for ent, (pts, grab) in sorted(grabbable, key=lambda eg: -(layers[eg[0]].z if layers[eg[0]] else 0)):
+            hit = self._pick(ent, pts, grab, x, y)
+            if hit >= 0:
+                grab.held = hit
+                return ent
+        return -1
+
+    def _release(self):
+        for _, grab in esper.get_component(Grab):
+            grab.held = -1
+
+    def _drag(self, ptr: Pointer):
+        for _, (pts, grab) in esper.get_components(Points, Grab):
+            if grab.held < 0:
+                continue
+            if not ptr.inside:
+                grab.held = -1
+                continue
+            i = grab.held
+            pts.prev[i] = pts.pos[i]
+            pts.pos[i, 0] = ptr.x
+            pts.pos[i, 1] = ptr.y
+        for _, (pts, pins) in esper.get_components(Points, PointerPins):
+            if not ptr.inside:
+                continue
+            target = pins.offset.copy()
+            target[:, 0] += ptr.x
+            target[:, 1] += ptr.y
+            pts.pos[pins.index] = target
+            pts.prev[pins.index] = target
