@@ -1,0 +1,118 @@
+"""Components of a dot grid (seed 000, section 03): the dots, what pushes them, their look.
+
+One `DotGrid` entity holds every dot of a grid in flat arrays, so the systems run
+vectorised over all dots at once; there is no per-dot Python object.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class DotGrid:
+    """Every dot of one grid.
+
+    origin: float32[n, 2] — rest position, the centre of the dot's cell, pixels (y down).
+    offset: float32[n, 2] — displacement from the origin this step, pixels.
+    velocity: float32[n, 2] — offset velocity, px/s, when `Repulsion.inertia` is on;
+    float32[0, 2] otherwise (the seed's offsets have no velocity).
+    colour: float32[n, 3] — current RGB in 0..1, chasing its target each step.
+    cols, rows: the grid's shape (dot i is at column i % cols, row i // cols); gap: cell size, px.
+    """
+
+    origin: np.ndarray
+    offset: np.ndarray
+    velocity: np.ndarray
+    colour: np.ndarray
+    cols: int
+    rows: int
+    gap: float
+
+    @property
+    def n(self) -> int:
+        return len(self.origin)
+
+
+@dataclass
+class Repulsion:
+    """How the pointer pushes the dots and how the dots come back (the seed's forces 1 and 2).
+
+    proximity: px — static push reaches this far; max_push: px — static push at distance 0.
+    speed_trigger: px per step — pointer speed at which the velocity push is full.
+    reach: velocity push reaches reach·proximity; share: its size as a fraction of max_push;
+    threshold: speed factor below which there is no velocity push;
+    colour_share: colour force of the velocity push as a fraction of its size.
+    inertia: off, offsets are the summed push (the seed); on, a damped spring of
+    stiffness `spring` (1/s²) and damping `spring_damping` (1/s) chases it.
+    last: float64[3] — the pointer at the previous step (x, y, 1 if it was inside else 0),
+    from which the pointer's speed is measured. Written by the repel system.
+    """
+
+    proximity: float
+    max_push: float
+    speed_trigger: float
+    reach: float
+    share: float
+    threshold: float
+    colour_share: float
+    inertia: bool = False
+    spring: float = 0.0
+    spring_damping: float = 0.0
+    last: np.ndarray = field(default_factory=lambda: np.zeros(3, np.float64))
+
+
+@dataclass
+class DotColours:
+    """base → active: float32[3] RGB in 0..1, the colour at colour force 0 and 1.
+    ease: fraction of the gap to the target colour closed each step.
+    """
+
+    base: np.ndarray
+    active: np.ndarray
+    ease: float
+
+
+@dataclass
+class Shockwaves:
+    """A fixed pool of click rings (the seed's force 3); any number alive up to its capacity.
+
+    x, y: float64[cap] — ring centres, px; age: float64[cap] — seconds since the click;
+    alive: bool[cap]. A new ring takes a free slot, or the oldest ring's when all are alive.
+    speed: px/s — ring radius = speed·age; band: px — half-width of the pushed band;
+    strength: px — push at the front of a fresh ring; duration: s — a ring ends after this.
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    age: np.ndarray
+    alive: np.ndarray
+    speed: float
+    band: float
+    strength: float
+    duration: float
+
+    @classmethod
+    def pool(cls, capacity: int, speed: float, band: float, strength: float, duration: float) -> "Shockwaves":
+        z = np.zeros(capacity, np.float64)
+        return cls(x=z.copy(), y=z.copy(), age=z.copy(), alive=np.zeros(capacity, bool),
+                   speed=speed, band=band, strength=strength, duration=duration)
+
+    @property
+    def capacity(self) -> int:
+        return len(self.alive)
+
+    @property
+    def live(self) -> int:
+        return int(self.alive.sum())
+
+
+@dataclass
+class DotStyle:
+    """size: dot diameter, px. background: float32[4] RGBA — a full-window fill drawn under
+    the dots when its alpha is above 0 (alpha 0: the layer leaves the background to the scene).
+    """
+
+    size: float
+    background: np.ndarray

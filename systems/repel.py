@@ -1,0 +1,113 @@
+"""Repel: push every dot away from the pointer and the click rings, and ease its colour.
+
+Reads: Pointer, DotGrid.origin, Repulsion, Shockwaves, DotColours, Frame.dt.
+Writes: DotGrid.offset, DotGrid.velocity (inertia only), DotGrid.colour, Repulsion.last.
+
+Three pushes are summed per dot each step, all directed from their source to the
+dot's rest position (seed 000, section 03):
+1. static — within `proximity` of the pointer, max_push·(1 − d/proximity);
+2. velocity — when the pointer moved fast since the previous step (speed factor
+   min(speed/speed_trigger, 1) above `threshold`), within reach·proximity,
+   share·max_push·(1 − d/(reach·proximity))·factor: a swipe shoves a wider ring;
+3. shockwave — each live ring of radius speed·age pushes the dots within `band`
+   of its front by strength·(1 − age)·(1 − |d − radius|/band), like a water ripple.
+The largest of the pushes' factors is the colour force; the colour's target is
+base + (active − base)·force, and the colour closes `ease` of the gap each step
+so it never jumps. The seed sets the offset to the sum outright; with `inertia`
+a damped spring chases the sum instead, so dots overshoot and ring back to rest.
+When the pointer is outside the window only the rings act.
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+import numba
+
+from components.dots import DotColours, DotGrid, Repulsion, Shockwaves
+from components.pointer import Pointer
+from systems.pipeline import INTEGRATE, system
+
+
+@numba.njit(cache=True, nogil=True)
+def repel(origin, offset, velocity, colour,
+          px, py, pointer_on, speed_factor,
+          proximity, max_push, reach, share, threshold, colour_share,
+          ring_x, ring_y, ring_age, ring_alive, ring_speed, band, strength,
+          base, active, ease, inertia, spring, spring_damping, dt):
+    """One step for every dot, in place. Direction from a source at the dot's own
+    position is +x (the seed's atan2(0, 0) = 0)."""
+    n = origin.shape[0]
+    far = proximity * reach
+    swipe = pointer_on and speed_factor > threshold
+    rings = ring_alive.shape[0]
+    for i in range(n):
+        ox = origin[i, 0]
+        oy = origin[i, 1]
+        tx = 0.0
+        ty = 0.0
+        force = 0.0
+        if pointer_on:
+            dx = ox - px
+            dy = oy - py
+            d = math.sqrt(dx * dx + dy * dy)
+            ux, uy = 1.0, 0.0
+            if d > 0.0:
+                ux = dx / d
+                uy = dy / d
+            if d < proximity:
+                f = 1.0 - d / proximity
+                tx += ux * max_push * f
+                ty += uy * max_push * f
+                force = max(force, f)
+            if swipe and d < far:
+                f = (1.0 - d / far) * speed_factor
+                tx += ux * max_push * share * f
+                ty += uy * max_push * share * f
+                force = max(force, f * colour_share)
+        for r in range(rings):
+            if not ring_alive[r]:
+                continue
+            dx = ox - ring_x[r]
+            dy = oy - ring_y[r]
+            d = math.sqrt(dx * dx + dy * dy)
+            radius = ring_speed * ring_age[r]
+            if d < radius + band and d > max(0.0, radius - band):
+                f = (1.0 - ring_age[r]) * (1.0 - abs(d - radius) / band)
+                tx += dx / d * strength * f
+                ty += dy / d * strength * f
+                force = max(force, f)
+        if inertia:
+            vx = velocity[i, 0] + (spring * (tx - offset[i, 0]) - spring_damping * velocity[i, 0]) * dt
+            vy = velocity[i, 1] + (spring * (ty - offset[i, 1]) - spring_damping * velocity[i, 1]) * dt
+            velocity[i, 0] = vx
+            velocity[i, 1] = vy
+            offset[i, 0] += vx * dt
+            offset[i, 1] += vy * dt
+        else:
+            offset[i, 0] = tx
+            offset[i, 1] = ty
+        for q in range(3):
+            target = base[q] + (active[q] - base[q]) * force
+            colour[i, q] += (target - colour[i, q]) * ease
+
+
+def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
+    """Distance the pointer moved since the previous step, px; 0 on the step it enters."""
+    if not (ptr.inside and rep.last[2] > 0.0):
+        return 0.0
+    return math.hypot(ptr.x - rep.last[0], ptr.y - rep.last[1])
+
+
+@system("repel", INTEGRATE)
+class Repel(esper.Processor):
+    def process(self, frame):
+        ptr = next((p for _, p in esper.get_component(Pointer)), Pointer())
+        for _, (grid, rep, rings, col) in esper.get_components(DotGrid, Repulsion, Shockwaves, DotColours):
+            factor = min(pointer_speed(ptr, rep) / rep.speed_trigger, 1.0)
+            rep.last[:] = (ptr.x, ptr.y, 1.0 if ptr.inside else 0.0)
+            repel(grid.origin, grid.offset, grid.velocity, grid.colour,
+                  float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
+                  rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold, rep.colour_share,
+                  rings.x, rings.y, rings.age, rings.alive, rings.speed, rings.band, rings.strength,
+                  col.base, col.active, col.ease, rep.inertia, rep.spring, rep.spring_damping, frame.dt)
