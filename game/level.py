@@ -30,7 +30,7 @@ TOP = table(
 LAYER_COMMON = (
     Key("kind", "str", None, "entity kind: one of the registered kinds (see below)"),
     Key("name", "str", "", "layer name; defaults to KIND or KIND-N", max_len=64),
-    Key("z", "int", 0, "draw order: higher draws on top and is offered the pointer first", lo=-1000, hi=1000),
+    Key("z", "int", 0, "draw order: higher draws on top and is offered the pointer first (default: the layer's position in the file)", lo=-1000, hi=1000),
 )
 
 

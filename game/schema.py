@@ -37,6 +37,10 @@ def _found(v: Any) -> str:
     return type(v).__name__
 
 
+def _num(v) -> str:
+    return f"{v:.10g}"
+
+
 @dataclass(frozen=True)
 class Key:
     """One scalar key. type: "int", "float", "bool", "str", "colour" or "choice"."""
@@ -53,7 +57,7 @@ class Key:
     def expected(self) -> str:
         if self.type in ("int", "float"):
             noun = "an integer" if self.type == "int" else "a number"
-            return f"{noun} in {self.lo:g}..{self.hi:g}"
+            return f"{noun} in {_num(self.lo)}..{_num(self.hi)}"
         if self.type == "bool":
             return "true or false"
         if self.type == "colour":
@@ -128,6 +132,8 @@ def validate(data: dict, schema: Table, file, path: str = "", skip=()) -> dict:
         else:
             fail(p, "unknown key" + suggest(name, schema.names()))
     for name, k in schema.keys.items():
+        if k.default is None and name not in out:
+            fail(f"{path}.{name}" if path else name, f"missing; expected {k.expected()}")
         out.setdefault(name, k.default)
     return out
 
@@ -136,10 +142,10 @@ def markdown(title: str, schema: Table, prefix: str = "") -> list[str]:
     """Reference lines for docs/levels.md: one row per key."""
     lines = [f"### {title}", "", "| key | type | default | range | meaning |", "|---|---|---|---|---|"]
     for k in schema.keys.values():
-        rng = (f"{k.lo:g} … {k.hi:g}" if k.type in ("int", "float")
+        rng = (f"{_num(k.lo)} … {_num(k.hi)}" if k.type in ("int", "float")
                else " / ".join(map(str, k.choices)) if k.type == "choice" else "")
         default = "(required)" if k.default is None else (
-            str(k.default).lower() if isinstance(k.default, bool) else repr(k.default) if isinstance(k.default, str) else f"{k.default:g}")
+            str(k.default).lower() if isinstance(k.default, bool) else repr(k.default) if isinstance(k.default, str) else _num(k.default))
         lines.append(f"| `{prefix}{k.name}` | {k.type} | {default} | {rng} | {k.doc} |")
     lines.append("")
     for name, (sub, lo, hi, doc) in schema.arrays.items():

@@ -1,0 +1,107 @@
+"""Command line: ``python -m game [LEVEL] [options]`` and the ``ropework`` script."""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from game.schema import LevelError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):   # one line, exit 2, no usage dump
+        print(f"ropework: error: {message} (see --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d{1,5})[xX](\d{1,5})", text)
+    if not m or not (1 <= int(m.group(1)) <= 8192 and 1 <= int(m.group(2)) <= 8192):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT within 1..8192, e.g. 1280x720, found {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _frames(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number of frames in 1..100000, found {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit() or int(text) >= 2**32:
+        raise argparse.ArgumentTypeError(f"expected a seed in 0..4294967295, found {text!r}")
+    return int(text)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m game", description="ropework: interactive Verlet physics toys.",
+                epilog="Keys: " + "; ".join(f"{k}: {d}" for k, d in __import__("game.keys").keys.BINDINGS))
+    p.add_argument("level", nargs="?", help="level file (default: levels/rope.toml)")
+    p.add_argument("--list", action="store_true", help="list the shipped levels and exit")
+    p.add_argument("--record", metavar="OUT", help="render off-screen to OUT.png (last frame) or OUT.gif (every frame)")
+    p.add_argument("--frames", type=_frames, default=120, help="frames to record, one fixed 1/60 s step each (default 120)")
+    p.add_argument("--input", metavar="SCRIPT", help="scripted pointer input for --record (format: docs/input-scripts.md)")
+    p.add_argument("--size", type=_size, default=(1280, 720), help="window or recording size WxH (default 1280x720)")
+    p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the level's)")
+    p.add_argument("--reduced-motion", action="store_true", default=None, help="turn off decorative motion")
+    return p
+
+
+def _list() -> int:
+    from game import level
+    for path in level.shipped():
+        try:
+            lv = level.load(path)
+            print(f"{path.name:20s} {lv.title}: {lv.description}")
+        except LevelError as e:
+            print(f"{path.name:20s} (invalid: {e})")
+    return 0
+
+
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("ARCADE_HEADLESS"))
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv)
+    if args.list:
+        return _list()
+    from game import level as level_mod
+    path = Path(args.level) if args.level else level_mod.DEFAULT_LEVEL
+    if args.input and not args.record:
+        print("ropework: error: --input needs --record (scripted input drives recordings)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.record and Path(args.record).suffix.lower() not in (".png", ".gif"):
+        print(f"ropework: error: --record: expected a file ending .png or .gif, found {args.record!r}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        if args.record:
+            os.environ.setdefault("ARCADE_HEADLESS", "1")   # before arcade is imported
+            from game.record import record
+            out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
+                         input_script=args.input, reduced_motion=args.reduced_motion)
+            print(f"wrote {out} ({args.frames} frame{'s' if args.frames != 1 else ''})")
+            return 0
+        lv = level_mod.load(path, args.size)      # validate before opening anything
+        if not _has_display():
+            print(f"ropework: no display to open a window on; record instead: "
+                  f"python -m game {path} --record out.gif --frames 120", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        from game.scene import Scene
+        from game.window import play
+        play(Scene(lv, args.size, args.seed, args.reduced_motion), lv.title)
+        return 0
+    except LevelError as e:
+        print(f"ropework: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
