@@ -33,3 +33,21 @@ def test_background_follows_the_theme(scenes, gl_window):
     off.render(scene)
     dark = off.pixels()[140, 100, :3].astype(int)
     assert light.mean() > 200 and dark.mean() < 40
+
+
+def test_draw_calls_do_not_grow_with_the_number_of_ropes(scenes, gl_window, tmp_path, monkeypatch):
+    from arcade.gl import Geometry
+    calls = []
+    real = Geometry.render
+    monkeypatch.setattr(Geometry, "render", lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1])
+    many = tmp_path / "many.toml"
+    many.write_text('[[layer]]\nkind = "ropes"\n' + "".join(
+        f'[[layer.rope]]\nanchor = {i / 300:.4f}\npoints = 20\ncolour = "#00d4ff"\n' for i in range(300)))
+    counts = []
+    for level in ("rope.toml", many):
+        scene = scenes(level, size=(800, 600))
+        scene.step(2)
+        calls.clear()
+        Offscreen(gl_window.ctx, (800, 600)).render(scene)
+        counts.append(len(calls))
+    assert counts[0] == counts[1] <= 4
