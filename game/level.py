@@ -100,6 +100,8 @@ def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
         k = kinds_mod.KINDS[kind_name]
         schema = Table({**{c.name: c for c in LAYER_COMMON}, **k.schema.keys}, k.schema.arrays)
         cfg = validate(raw, schema, path, p)
+        if k.check is not None:
+            k.check(cfg, path, p)
         cfg["name"] = cfg["name"] or (kind_name if i == 0 else f"{kind_name}-{i}")
         cfg["z"] = cfg["z"] if "z" in raw else i
         total += k.points(cfg, *size)

@@ -19,6 +19,7 @@ class Kind:
     schema: Table
     spawn: Callable  # spawn(cfg: dict, layer: Layer, frame: Frame) -> None
     points: Callable = lambda cfg, w, h: 0  # how many points cfg creates at w×h (for the caps)
+    check: Callable | None = None  # check(cfg, level_path, key_path): file-relative checks (images); may fill cfg
 
 
 KINDS: dict[str, Kind] = {}
