@@ -48,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=_size, default=(1280, 720), help="window or recording size WxH (default 1280x720)")
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the level's)")
     p.add_argument("--reduced-motion", action="store_true", default=None, help="turn off decorative motion")
+    p.add_argument("--no-plugins", action="store_true", help="don't load installed plugins (also ROPEWORK_NO_PLUGINS=1)")
+    p.add_argument("--plugin", action="append", default=[], metavar="NAME",
+                   help="load the installed plugin NAME even when autoloading is off (repeatable)")
     return p
 
 
@@ -69,6 +72,12 @@ def _has_display() -> bool:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
+    from game import plugins
+    if args.no_plugins:
+        os.environ[plugins.ENV_OFF] = "1"
+    for name in args.plugin:
+        if not plugins.load_one(name):
+            return EXIT_BAD_INPUT
     if args.list:
         return _list()
     from game import level as level_mod

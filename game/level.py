@@ -10,7 +10,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import systems  # noqa: F401  (registers the built-in systems)
 from game import kinds as kinds_mod
+from game import plugins
+from systems import pipeline
 from game.schema import Key, LevelError, Table, suggest, table, validate
 
 MAX_FILE_BYTES = 1 << 20   # a scene description, not a data dump: 1 MiB is generous
@@ -26,6 +29,8 @@ TOP = table(
     Key("theme", "choice", "light", "colour theme at start (T toggles)", choices=("light", "dark")),
     Key("seed", "int", 0, "seed of the scene's random generator (overridden by `--seed`)", lo=0, hi=2**32 - 1),
     Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)"),
+    Key("systems", "names", [], "opt-in systems to add by registered name (e.g. a plugin's), on top of the "
+        "built-ins; never a module path", max_len=32),
 )
 LAYER_COMMON = (
     Key("kind", "str", None, "entity kind: one of the registered kinds (see below)"),
@@ -42,6 +47,7 @@ class Level:
     theme: str
     seed: int
     reduced_motion: bool
+    systems: list[str]     # opt-in systems named by the level
     layers: list[dict]     # each: kind, name, z and the kind's keys, defaults filled
 
 
@@ -80,7 +86,12 @@ def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
     kinds_mod.load_builtin()
     path = Path(path)
     data = parse(path)
+    plugins.autoload()
     top = validate(data, TOP, path, skip=("layer",))
+    for i, name in enumerate(top["systems"]):
+        if name not in pipeline.REGISTRY.specs:
+            hint = suggest(name, pipeline.REGISTRY.specs).replace("valid keys", "registered systems")
+            raise LevelError(path, f"systems[{i}]", f"unknown system {name!r}{hint}")
     layers_raw = data.get("layer")
     if layers_raw is None:
         raise LevelError(path, "layer", "expected at least one [[layer]] table, found none")
@@ -113,7 +124,7 @@ def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
         if names.index(n) != i:
             raise LevelError(path, f"layer[{i}].name", f"expected a unique layer name, found {n!r} twice")
     return Level(path=path, title=top["title"] or path.stem, description=top["description"],
-                 theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], layers=layers)
+                 theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], systems=top["systems"], layers=layers)
 
 
 def shipped() -> list[Path]:

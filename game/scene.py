@@ -71,7 +71,7 @@ class Scene:
             for cfg in self.level.layers:
                 layer = next(lay for lay in self.layers if lay.name == cfg["name"])
                 kinds.KINDS[cfg["kind"]].spawn(cfg, layer, self.frame)
-            self.processors, self.draws = pipeline.install(pipeline.order())
+            self.processors, self.draws = pipeline.install(pipeline.order(pipeline.scene_systems(self.level.systems)))
 
     def close(self) -> None:
         """Delete the scene's world and everything in it."""

@@ -43,7 +43,7 @@ def _num(v) -> str:
 
 @dataclass(frozen=True)
 class Key:
-    """One scalar key. type: "int", "float", "bool", "str", "colour" or "choice"."""
+    """One key. type: "int", "float", "bool", "str", "colour", "choice" or "names" (array of short strings)."""
 
     name: str
     type: str
@@ -64,6 +64,8 @@ class Key:
             return 'a colour "#rrggbb" or "#rrggbbaa"'
         if self.type == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.type == "names":
+            return f"an array of at most {self.max_len} names"
         return f"a string of at most {self.max_len} characters"
 
     def check(self, v: Any, err) -> Any:
@@ -81,6 +83,9 @@ class Key:
             ok = isinstance(v, str) and bool(_COLOUR.match(v))
         elif t == "choice":
             ok = isinstance(v, str) and v in self.choices
+        elif t == "names":
+            ok = (isinstance(v, list) and len(v) <= self.max_len
+                  and all(isinstance(e, str) and 0 < len(e) <= 64 for e in v))
         elif t == "str":
             ok = isinstance(v, str) and len(v) <= self.max_len and "\x00" not in v
         if not ok:
@@ -145,7 +150,8 @@ def markdown(title: str, schema: Table, prefix: str = "") -> list[str]:
         rng = (f"{_num(k.lo)} … {_num(k.hi)}" if k.type in ("int", "float")
                else " / ".join(map(str, k.choices)) if k.type == "choice" else "")
         default = "(required)" if k.default is None else (
-            str(k.default).lower() if isinstance(k.default, bool) else repr(k.default) if isinstance(k.default, str) else _num(k.default))
+            str(k.default).lower() if isinstance(k.default, bool) else repr(k.default)
+            if isinstance(k.default, (str, list)) else _num(k.default))
         lines.append(f"| `{prefix}{k.name}` | {k.type} | {default} | {rng} | {k.doc} |")
     lines.append("")
     for name, (sub, lo, hi, doc) in schema.arrays.items():

@@ -12,6 +12,7 @@ simulation step, while drawing happens from the window's draw callback.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import esper
@@ -31,6 +32,7 @@ class SystemSpec:
     cls: type
     after: tuple[str, ...] = ()
     before: tuple[str, ...] = ()
+    default: bool = True   # runs in every scene; False: only in levels that name it in `systems`
 
 
 @dataclass
@@ -49,14 +51,27 @@ class Registry:
 REGISTRY = Registry()
 
 
-def system(name: str, stage: str, after=(), before=()):
-    """Class decorator: register an esper Processor as a named system of a stage."""
+def system(name: str, stage: str, after=(), before=(), default: bool = True):
+    """Class decorator: register an esper Processor as a named system of a stage.
+
+    ``after``/``before`` name other systems (in any stage up to this one's);
+    ``default=False`` makes an opt-in system that runs only in levels listing it
+    under ``systems = [...]``.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name):
+        raise PipelineError(f"system name {name!r}: expected lower-case letters, digits and _, at most 40")
+
     def register(cls):
         cls.system_name = name
         cls.stage = stage
-        REGISTRY.add(SystemSpec(name, stage, cls, tuple(after), tuple(before)))
+        REGISTRY.add(SystemSpec(name, stage, cls, tuple(after), tuple(before), default))
         return cls
     return register
+
+
+def scene_systems(extra=(), registry: Registry = REGISTRY) -> list[str]:
+    """Names of the systems a scene runs: every default system plus the opt-in ``extra``."""
+    return [n for n, s in registry.specs.items() if s.default or n in extra]
 
 
 def order(names=None, registry: Registry = REGISTRY) -> list[SystemSpec]:
