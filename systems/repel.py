@@ -23,6 +23,7 @@ import math
 
 import esper
 import numba
+import numpy as np
 
 from components.dots import DotColours, DotGrid, Repulsion, Shockwaves
 from components.pointer import Pointer
@@ -36,21 +37,37 @@ def repel(origin, offset, velocity, colour,
           ring_x, ring_y, ring_age, ring_alive, ring_speed, band, strength,
           base, active, ease, inertia, spring, spring_damping, dt):
     """One step for every dot, in place. Direction from a source at the dot's own
-    position is +x (the seed's atan2(0, 0) = 0)."""
+    position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
+    first, so a dot out of every source's reach costs no square root."""
     n = origin.shape[0]
     far = proximity * reach
     swipe = pointer_on and speed_factor > threshold
-    rings = ring_alive.shape[0]
+    reach2 = max(proximity, far if swipe else 0.0) ** 2 if pointer_on else -1.0
+    # the live rings, each as centre, radius, band edges² and fade (1 − age)
+    live = np.empty((ring_alive.shape[0], 6))
+    k = 0
+    for r in range(ring_alive.shape[0]):
+        if ring_alive[r]:
+            radius = ring_speed * ring_age[r]
+            inner = max(0.0, radius - band)
+            live[k, 0] = ring_x[r]
+            live[k, 1] = ring_y[r]
+            live[k, 2] = radius
+            live[k, 3] = inner * inner
+            live[k, 4] = (radius + band) ** 2
+            live[k, 5] = 1.0 - ring_age[r]
+            k += 1
     for i in range(n):
         ox = origin[i, 0]
         oy = origin[i, 1]
         tx = 0.0
         ty = 0.0
         force = 0.0
-        if pointer_on:
-            dx = ox - px
-            dy = oy - py
-            d = math.sqrt(dx * dx + dy * dy)
+        dx = ox - px
+        dy = oy - py
+        d2 = dx * dx + dy * dy
+        if d2 < reach2:
+            d = math.sqrt(d2)
             ux, uy = 1.0, 0.0
             if d > 0.0:
                 ux = dx / d
@@ -65,15 +82,13 @@ def repel(origin, offset, velocity, colour,
                 tx += ux * max_push * share * f
                 ty += uy * max_push * share * f
                 force = max(force, f * colour_share)
-        for r in range(rings):
-            if not ring_alive[r]:
-                continue
-            dx = ox - ring_x[r]
-            dy = oy - ring_y[r]
-            d = math.sqrt(dx * dx + dy * dy)
-            radius = ring_speed * ring_age[r]
-            if d < radius + band and d > max(0.0, radius - band):
-                f = (1.0 - ring_age[r]) * (1.0 - abs(d - radius) / band)
+        for r in range(k):
+            dx = ox - live[r, 0]
+            dy = oy - live[r, 1]
+            d2 = dx * dx + dy * dy
+            if d2 < live[r, 4] and d2 > live[r, 3]:
+                d = math.sqrt(d2)
+                f = live[r, 5] * (1.0 - abs(d - live[r, 2]) / band)
                 tx += dx / d * strength * f
                 ty += dy / d * strength * f
                 force = max(force, f)
@@ -87,9 +102,10 @@ def repel(origin, offset, velocity, colour,
         else:
             offset[i, 0] = tx
             offset[i, 1] = ty
-        for q in range(3):
-            target = base[q] + (active[q] - base[q]) * force
-            colour[i, q] += (target - colour[i, q]) * ease
+        if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
+            for q in range(3):
+                target = base[q] + (active[q] - base[q]) * force
+                colour[i, q] += (target - colour[i, q]) * ease
 
 
 def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:

@@ -21,11 +21,13 @@ from components.pointer import Pointer
 from components.render import Layer
 from systems.pipeline import EMIT, system
 
+AGE_SLACK = 1e-9   # s: ages are sums of 1/60 s steps; forgive their rounding at the duration
+
 
 def age_rings(rings: Shockwaves, dt: float) -> None:
     """Advance every live ring by dt seconds and retire those past their duration."""
     rings.age[rings.alive] += dt
-    rings.alive &= rings.age <= rings.duration
+    rings.alive &= rings.age <= rings.duration + AGE_SLACK
 
 
 def start_ring(rings: Shockwaves, x: float, y: float) -> int:

@@ -1,0 +1,138 @@
+"""Dot grid benchmark: ms per step at the seed's size, 5,184 and 100,000 dots, and whole-frame FPS.
+
+    .venv/bin/python -m bench.dotgrid            # from the repository root (about half a minute)
+    .venv/bin/python -m bench.dotgrid --quick    # fewer repeats
+
+Every step runs with all three forces busy: the pointer sweeps a circle at
+40 px per step (a half-strength swipe) and clicks every 20 steps, so about three
+rings are alive at once. "step" is `Scene.step(1)` — esper dispatch plus every
+system — timed alone; "frame" is a step plus drawing the whole scene into a
+1280×720 offscreen framebuffer, with `ctx.finish()` inside the timing so the
+software GL's work is counted. Medians over the timed repeats, after a warm-up.
+Run by hand, never as a test: timings depend on whatever else the machine does.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from game.render import Offscreen, headless_window  # noqa: E402
+from game.scene import Scene  # noqa: E402
+
+FRAME = (1280, 720)   # px: the offscreen framebuffer every FPS figure is drawn into
+SWEEP = 40.0          # px per step the pointer moves: a half-strength swipe (speed_trigger 80)
+CLICK_EVERY = 20      # steps between clicks: ≈3 rings alive with the seed's 0.85 s life
+
+# (label, window size, gap): the seed's page, the issue's full-HD grid, and 100,000 dots
+STEP_CASES = [
+    ("seed page", (1280, 720), 50.0),
+    ("full HD, gap 20", (1920, 1080), 20.0),
+    ("100k dots", (5000, 2000), 10.0),
+]
+# (label, gap, dot size) drawn at FRAME; 3.04 px is the gap that puts ~100,000 dots in 1280×720
+FRAME_CASES = [
+    ("seed page", 50.0, 5.0),
+    ("gap 20", 20.0, 5.0),
+    ("100k dots", 3.04, 5.0),
+    ("100k dots, 2 px", 3.04, 2.0),
+]
+
+
+def level(tmp: Path, gap: float, dot_size: float = 5.0) -> Path:
+    path = tmp / f"dots-{gap:g}-{dot_size:g}.toml"
+    path.write_text(f'theme = "dark"\n[[layer]]\nkind = "dotgrid"\ngap = {gap}\ndot_size = {dot_size}\n')
+    return path
+
+
+def drive(scene: Scene, k: int) -> None:
+    """Input for step k: the pointer on a circle, a click every CLICK_EVERY steps."""
+    w, h = scene.width, scene.height
+    r = 0.3 * min(w, h)
+    a = k * SWEEP / r
+    x, y = w / 2 + r * math.cos(a), h / 2 + r * math.sin(a)
+    scene.pointer_move(x, y)
+    if k % CLICK_EVERY == 0:
+        scene.pointer_down(x, y)
+    elif k % CLICK_EVERY == 1:
+        scene.pointer_up(x, y)
+
+
+def dots(scene: Scene) -> int:
+    from components.dots import DotGrid
+    return sum(g.n for _, g in scene.find(DotGrid))
+
+
+def time_steps(path: Path, size, warm: int, reps: int) -> tuple[int, list[float]]:
+    scene = Scene.load(path, size=size)
+    try:
+        out = []
+        for k in range(warm + reps):
+            drive(scene, k)
+            t0 = time.perf_counter()
+            scene.step(1)
+            if k >= warm:
+                out.append((time.perf_counter() - t0) * 1e3)
+        return dots(scene), out
+    finally:
+        scene.close()
+
+
+def time_frames(path: Path, ctx, warm: int, reps: int) -> tuple[int, list[float]]:
+    scene = Scene.load(path, size=FRAME)
+    off = Offscreen(ctx, FRAME)
+    try:
+        out = []
+        for k in range(warm + reps):
+            drive(scene, k)
+            t0 = time.perf_counter()
+            scene.step(1)
+            off.render(scene)
+            ctx.finish()
+            if k >= warm:
+                out.append((time.perf_counter() - t0) * 1e3)
+        return dots(scene), out
+    finally:
+        scene.close()
+
+
+def spread(ms: list[float]) -> str:
+    q = statistics.quantiles(ms, n=10)
+    return f"{q[0]:.3f}–{q[-1]:.3f}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = ap.parse_args(argv)
+    warm, steps, frames = (20, 100, 40) if args.quick else (60, 600, 200)
+    ctx = headless_window(*FRAME).ctx
+    print(f"dot grid, {os.cpu_count()} cores, GL: {ctx.info.RENDERER}")
+    print(f"pointer sweeping {SWEEP:g} px/step, a click every {CLICK_EVERY} steps\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        print(f"{'step':<18}{'window':>11}{'gap':>6}{'dots':>9}{'ms/step':>10}{'p10–p90':>15}")
+        for label, size, gap in STEP_CASES:
+            n, ms = time_steps(level(tmp, gap), size, warm, steps)
+            print(f"{label:<18}{size[0]:>6}×{size[1]:<4}{gap:>6g}{n:>9,}{statistics.median(ms):>10.3f}{spread(ms):>15}")
+        print(f"\n{'frame @ 1280×720':<18}{'size':>6}{'gap':>7}{'dots':>9}{'ms/frame':>10}{'p10–p90':>15}{'FPS':>8}")
+        for label, gap, size in FRAME_CASES:
+            n, ms = time_frames(level(tmp, gap, size), ctx, warm // 2, frames)
+            med = statistics.median(ms)
+            print(f"{label:<18}{size:>5g}px{gap:>7g}{n:>9,}{med:>10.2f}{spread(ms):>15}{1e3 / med:>8.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
