@@ -130,6 +130,11 @@ class Scene:
         self.theme = self.frame.theme = "dark" if self.theme == "light" else "light"
         return self.theme
 
+    def toggle_reduced_motion(self) -> bool:
+        """Flip reduced motion for the running scene (systems read it every step) and its resets."""
+        self.reduced_motion = self.frame.reduced_motion = not self.reduced_motion
+        return self.reduced_motion
+
     # ── reading state ────────────────────────────────────────────────────────
     def entities(self) -> list[int]:
         with self.active():
