@@ -11,8 +11,10 @@ class Autopilot:
     The path is a Lissajous figure over the window, at scene time t:
         x = width  · (0.5 + ax · sin(fx · t))
         y = height · (cy  + ay · sin(fy · t + phase))
-    and the pointer chases it with a first-order lag of ``ease`` seconds, so the
-    take-over is smooth from wherever the pointer was. home: where the pointer
+    and the pointer chases it with a first-order lag of ``ease`` seconds, never
+    faster than ``max_speed`` px/s, so the take-over is smooth and slow from
+    wherever the pointer was (the path itself moves at ≈ 120 px/s at most on a
+    1280×720 window). home: where the pointer
     starts from if it has never been over the window, px. active: the autopilot
     moved the pointer this step.
     """
@@ -26,4 +28,5 @@ class Autopilot:
     fy: float = 0.41
     phase: float = 0.9
     ease: float = 0.6
+    max_speed: float = 200.0
     active: bool = False

@@ -48,7 +48,11 @@ class Steer(esper.Processor):
                 ptr.x, ptr.y = pilot.home
             tx, ty = path(pilot, frame.t, frame.width, frame.height)
             k = 1.0 - math.exp(-frame.dt / pilot.ease)
-            ptr.x += (tx - ptr.x) * k
-            ptr.y += (ty - ptr.y) * k
+            dx, dy = (tx - ptr.x) * k, (ty - ptr.y) * k
+            step = math.hypot(dx, dy)
+            if step > pilot.max_speed * frame.dt:
+                dx, dy = dx * pilot.max_speed * frame.dt / step, dy * pilot.max_speed * frame.dt / step
+            ptr.x += dx
+            ptr.y += dy
             ptr.inside = True
             pilot.active = True

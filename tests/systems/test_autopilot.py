@@ -79,6 +79,19 @@ def test_takeover_from_never_inside_starts_at_home():
     assert math.dist((w.ptr.x, w.ptr.y), w.pilot.home) < 10.0   # one step of the 0.6 s ease from home
 
 
+def test_takeover_from_far_away_is_never_faster_than_max_speed():
+    w = World()
+    w.ptr.events.append(("move", 5.0, 595.0))   # a corner, far from the path
+    w.step(151)
+    assert w.pilot.active
+    last, steps = (w.ptr.x, w.ptr.y), []
+    for _ in range(240):
+        w.step(1)
+        steps.append(math.dist(last, (w.ptr.x, w.ptr.y)))
+        last = (w.ptr.x, w.ptr.y)
+    assert max(steps) <= w.pilot.max_speed * DT + 1e-9 and max(steps) > 0.9 * w.pilot.max_speed * DT
+
+
 def test_not_while_the_button_is_held_nor_with_reduced_motion():
     w = World()
     w.ptr.events.append(("down", 300.0, 200.0))
