@@ -7,11 +7,11 @@ arrays themselves, so systems run vectorised over every point of a body at once.
 from components.body import Bounds, Constraints, Forces, Pins, Points
 from components.frame import Frame
 from components.pointer import Grab, Pointer, PointerPins
-from components.render import Layer, Rail, RopeStyle
+from components.render import Layer, LinkStyle, Rail, RopeStyle
 from components.rope import Ropes
 
 __all__ = [
     "Bounds", "Constraints", "Forces", "Frame", "Pins", "Points",
     "Grab", "Pointer", "PointerPins",
-    "Layer", "Rail", "RopeStyle", "Ropes",
+    "Layer", "LinkStyle", "Rail", "RopeStyle", "Ropes",
 ]

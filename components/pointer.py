@@ -35,10 +35,13 @@ class Grab:
 
     radius: pick distance, scene units (the nearest free point strictly inside wins).
     held: index of the held point, -1 when nothing is held.
+    pin: while held, the point is pinned to the cursor (inverse mass 0) rather
+    than teleported there and left to the solver (the rope seed's way).
     """
 
     radius: float
     held: int = -1
+    pin: bool = False
 
 
 @dataclass

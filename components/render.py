@@ -34,3 +34,11 @@ class Rail:
     """A faint horizontal line the layer's ropes hang from, at y (pixels)."""
 
     y: float
+
+
+@dataclass
+class LinkStyle:
+    """Draw a body's constraints as straight lines: colour RGBA 0..1, width in pixels."""
+
+    colour: tuple
+    width: float

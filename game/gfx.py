@@ -241,3 +241,72 @@ def quads(centre, half, colour, round_: float) -> np.ndarray:
     out["colour"] = colour
     out["round"] = round_
     return out
+
+
+_LINKS_VS = """
+#version 430
+layout(std430, binding = 0) readonly buffer Positions { vec2 P[]; };
+uniform vec2 viewport;
+uniform float half_width;
+in vec2 in_corner;      // x: 0 at a, 1 at b; y: side -1..1
+in ivec2 in_link;       // the two point indices
+out float v_side;
+void main() {
+    vec2 a = P[in_link.x];
+    vec2 b = P[in_link.y];
+    vec2 d = b - a;
+    float len = length(d);
+    vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
+    vec2 n = vec2(-t.y, t.x);
+    float ext = half_width + 1.0;
+    vec2 q = mix(a, b, in_corner.x) + t * (in_corner.x * 2.0 - 1.0) * 0.5 + n * in_corner.y * ext;
+    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    v_side = in_corner.y * ext;
+}
+"""
+
+_LINKS_FS = """
+#version 430
+uniform vec4 colour;
+uniform float half_width;
+in float v_side;
+out vec4 out_colour;
+void main() {
+    out_colour = vec4(colour.rgb, colour.a * clamp(half_width + 0.5 - abs(v_side), 0.0, 1.0));
+}
+"""
+
+
+class Links:
+    """Straight segments between pairs of points (any constraint graph), one draw call."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = ctx.program(vertex_shader=_LINKS_VS, fragment_shader=_LINKS_FS)
+        corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
+        self.positions = Stream(ctx)
+        self.links = Stream(ctx, stride=8)
+        self.count = 0
+        self.geometry = ctx.geometry(
+            [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
+             BufferDescription(self.links.buffer, "2i", ["in_link"], instanced=True)],
+            mode=ctx.TRIANGLE_STRIP,
+        )
+
+    def upload(self, pos: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """pos: float[n, >=2] scene px; a, b: int[m] the linked points."""
+        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
+        links = np.empty((len(a), 2), np.int32)
+        links[:, 0], links[:, 1] = a, b
+        self.links.write(links)
+        self.count = len(a)
+
+    def draw(self, viewport, colour, width: float) -> None:
+        if not self.count:
+            return
+        self.positions.buffer.bind_to_storage_buffer(binding=0)
+        p = self.program
+        p["viewport"] = tuple(float(v) for v in viewport)
+        p["colour"] = tuple(float(c) for c in colour)
+        p["half_width"] = float(width) / 2
+        self.geometry.render(p, instances=self.count)

@@ -10,9 +10,12 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "ropework: creating $venv" >&2
   "$py" -m venv "$venv"
 fi
-if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] \
+   || [ "$root/examples/ropework-tearing/pyproject.toml" -nt "$stamp" ]; then
   echo "ropework: installing dependencies into $venv (first run only)" >&2
   "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
   "$venv/bin/python" -m pip install --quiet -e "$root[test]" >&2
+  # the example plugin: the tests play its level through the entry point, as a user would
+  "$venv/bin/python" -m pip install --quiet --no-deps -e "$root/examples/ropework-tearing" >&2
   touch "$stamp"
 fi

@@ -6,7 +6,9 @@ Points.pos/prev of held points and of PointerPins.
 Pointer-down picks the nearest free point within the grab radius, topmost layer
 first (one pick per press). While held, the point is moved to the cursor each
 step with its previous position set to where it was, so its implied velocity
-tracks the hand and the release throws the rope. Up, leave (pointer outside the
+tracks the hand and the release throws the rope. As in the seed's code the held
+point stays free (the solver still pulls on it); with ``Grab.pin`` it is pinned
+to the cursor while held instead, so a hard drag can stretch (or tear) a cloth. Up, leave (pointer outside the
 window, focus lost) end the grab. Pointer-pinned points sit at the pointer plus
 their offset, their previous position too: an anchor has no velocity of its own.
 """
@@ -67,11 +69,15 @@ class PointerInput(esper.Processor):
             hit = self._pick(ent, pts, grab, x, y)
             if hit >= 0:
                 grab.held = hit
+                if grab.pin:
+                    pts.inv_mass[hit] = 0.0
                 return ent
         return -1
 
     def _release(self):
-        for _, grab in esper.get_component(Grab):
+        for _, (pts, grab) in esper.get_components(Points, Grab):
+            if grab.held >= 0 and grab.pin:
+                pts.inv_mass[grab.held] = 1.0   # free again, flying on with the hand's last motion
             grab.held = -1
 
     def _drag(self, ptr: Pointer):
@@ -79,7 +85,7 @@ class PointerInput(esper.Processor):
             if grab.held < 0:
                 continue
             if not ptr.inside:
-                grab.held = -1
+                self._release()
                 continue
             i = grab.held
             pts.prev[i] = pts.pos[i]

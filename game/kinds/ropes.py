@@ -44,6 +44,8 @@ SCHEMA = table(
     Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
     Key("segment", "float", SEGMENT, "rest length between neighbouring points, px", lo=0.5, hi=1000.0),
     Key("grab_radius", "float", GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
+    Key("grab_pins", "bool", False, "the held point is pinned to the cursor (true) or, as the seed, put there "
+        "each step and left to the solver (false)"),
     Key("margin", "float", MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0),
     Key("fit", "float", FIT, "ropes are shortened to fit this fraction of the height", lo=0.01, hi=100.0),
     Key("min_points", "int", MIN_POINTS, "fitting never leaves a rope shorter than this", lo=2, hi=MAX_ROPE_POINTS),
@@ -85,7 +87,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
         Constraints(a=a, b=b, rest=np.full(len(a), cfg["segment"], np.float32), passes=cfg["passes"]),
         Forces(gravity=np.array([0.0, cfg["gravity"]], np.float32), damping=cfg["damping"]),
         Bounds(lo=np.array([m, m], np.float32), hi=np.array([w - m, h - m], np.float32)),
-        Grab(radius=cfg["grab_radius"]),
+        Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),
         *([Rail(y=cfg["anchor_y"] + 0.5)] if cfg["rail"] else []),
     )
 

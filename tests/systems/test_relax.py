@@ -155,3 +155,35 @@ def test_rope_pushed_into_the_floor_lies_and_slides_along_it(scenes, tmp_path):
         scene.step(1)
     assert np.abs(pts.pos[on_floor, 0] - x_before).max() > 20
     assert pts.pos[:, 1].max() <= 198 + 1e-4
+
+
+def test_any_constraint_graph_matches_a_plain_sequential_sweep():
+    """The kernel on a cloth grid equals the obvious loop over the same constraint list, in order."""
+    import math
+
+    from game.kinds.cloth import grid_constraints
+    from systems.relax import relax
+    cols, rows = 6, 5
+    a, b = grid_constraints(cols, rows, shear=True)
+    rng = np.random.default_rng(1)
+    pos = (np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), -1).reshape(-1, 2) * 10.0
+           + rng.normal(0, 2.0, (cols * rows, 2))).astype(np.float32)
+    rest = np.full(len(a), 10.0, np.float32)
+    rest[-2 * (cols - 1) * (rows - 1):] = 10.0 * math.sqrt(2)
+    inv = np.ones(cols * rows, np.float32)
+    inv[[0, cols - 1]] = 0.0
+    ref_pos = pos.astype(float).tolist()
+    for _ in range(7):
+        for c in range(len(a)):
+            i, j = a[c], b[c]
+            wi, wj = inv[i], inv[j]
+            dx, dy = ref_pos[j][0] - ref_pos[i][0], ref_pos[j][1] - ref_pos[i][1]
+            d = math.hypot(dx, dy) or 1e-4
+            f = (d - rest[c]) / d / (wi + wj)
+            ref_pos[i][0] += dx * f * wi
+            ref_pos[i][1] += dy * f * wi
+            ref_pos[j][0] -= dx * f * wj
+            ref_pos[j][1] -= dy * f * wj
+    empty = np.zeros(0, np.float32)
+    relax(pos, inv, a, b, rest, 7, empty, empty)
+    np.testing.assert_allclose(pos, np.array(ref_pos), atol=2e-3)

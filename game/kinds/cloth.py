@@ -1,0 +1,88 @@
+"""The "cloth" kind: a grid of points joined by distance constraints, pinned along the top."""
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
+from game.colour import parse_colour
+from game.kinds import Kind, kind
+from game.kinds import ropes as rope_defaults
+from game.schema import Key, table
+
+COLS = 40          # points across
+ROWS = 30          # points down
+SPACING = 12.0     # px between grid neighbours at rest
+TOP = 40.0         # px from the top edge to the first row
+MAX_SIDE = 1000    # points along a side: 1,000,000 points is already past the scene cap
+
+SCHEMA = table(
+    Key("cols", "int", COLS, "points across", lo=2, hi=MAX_SIDE),
+    Key("rows", "int", ROWS, "points down", lo=2, hi=MAX_SIDE),
+    Key("spacing", "float", SPACING, "rest distance between grid neighbours, px", lo=0.5, hi=1000.0),
+    Key("top", "float", TOP, "the first row's distance below the top edge, px", lo=0.0, hi=100_000.0),
+    Key("pin", "choice", "top", "which points hang fixed: the whole top row, its two corners, "
+        "every `pin_every`-th top point, or none", choices=("top", "corners", "every", "none")),
+    Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points", lo=1, hi=MAX_SIDE),
+    Key("shear", "bool", False, "add diagonal constraints too (resists shearing)"),
+    Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
+    Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
+    Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
+    Key("grab_pins", "bool", True, "the held point is pinned to the cursor (true) or, as the rope seed, put "
+        "there each step and left to the solver (false)"),
+    Key("margin", "float", rope_defaults.MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0),
+    Key("colour", "colour", "#00d4ff", "line colour"),
+    Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0),
+)
+
+
+def grid_constraints(cols: int, rows: int, shear: bool):
+    """(a, b) int32[m]: row-major structural links (right, then down, per point), then diagonals."""
+    idx = np.arange(cols * rows, dtype=np.int32).reshape(rows, cols)
+    right = np.stack([idx[:, :-1], idx[:, 1:]], -1)
+    down = np.stack([idx[:-1, :], idx[1:, :]], -1)
+    # interleave per point so a sweep moves through the cloth row by row, like a rope along its chain
+    links = np.full((rows, cols, 2, 2), -1, np.int32)
+    links[:, :-1, 0] = right
+    links[:-1, :, 1] = down
+    pairs = links.reshape(-1, 2)
+    pairs = pairs[pairs[:, 0] >= 0]
+    if shear:
+        d1 = np.stack([idx[:-1, :-1], idx[1:, 1:]], -1).reshape(-1, 2)
+        d2 = np.stack([idx[:-1, 1:], idx[1:, :-1]], -1).reshape(-1, 2)
+        pairs = np.concatenate([pairs, d1, d2])
+    return np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+
+
+def spawn(cfg: dict, layer: Layer, frame) -> int:
+    cols, rows, sp = cfg["cols"], cfg["rows"], cfg["spacing"]
+    x0 = (frame.width - (cols - 1) * sp) / 2
+    gx, gy = np.meshgrid(np.arange(cols), np.arange(rows))
+    pos = np.stack([x0 + gx.ravel() * sp, cfg["top"] + gy.ravel() * sp], 1)
+    points = Points.at(pos)
+    top = np.arange(cols, dtype=np.int32)
+    pinned = {"top": top, "corners": top[[0, -1]], "every": top[::cfg["pin_every"]],
+              "none": top[:0]}[cfg["pin"]]
+    pins = Pins(index=pinned, anchor=points.pos[pinned].copy())
+    pins.apply(points)
+    a, b = grid_constraints(cols, rows, cfg["shear"])
+    rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1).astype(np.float32)
+    m = cfg["margin"]
+    return esper.create_entity(
+        points, pins, layer,
+        Constraints(a=a, b=b, rest=rest, passes=cfg["passes"]),
+        Forces(gravity=np.array([0.0, cfg["gravity"]], np.float32), damping=cfg["damping"]),
+        Bounds(lo=np.array([m, m], np.float32), hi=np.array([frame.width - m, frame.height - m], np.float32)),
+        Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),
+        LinkStyle(colour=parse_colour(cfg["colour"]), width=cfg["width"]),
+    )
+
+
+kind(Kind(
+    name="cloth",
+    doc="A hanging cloth: a grid of Verlet points joined by distance constraints; grab and throw it.",
+    schema=SCHEMA,
+    spawn=spawn,
+    points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
+))

@@ -1,0 +1,30 @@
+"""Draw links: a body's distance constraints as straight lines (cloth, any graph).
+
+Reads: Points, Constraints, LinkStyle, Layer. Writes: the framebuffer.
+
+One draw call per body whatever the number of constraints; a constraint that a
+system removes (tearing) simply stops being drawn.
+"""
+from __future__ import annotations
+
+import esper
+
+from components import Constraints, Layer, LinkStyle, Points
+from game import gfx
+from systems.pipeline import RENDER, system
+
+
+@system("draw_links", RENDER)
+class DrawLinks:
+    def __init__(self):
+        self._gl: dict[int, gfx.Links] = {}
+
+    def draw(self, frame, layer_name: str, ctx) -> None:
+        for ent, (pts, con, style, layer) in esper.get_components(Points, Constraints, LinkStyle, Layer):
+            if layer.name != layer_name:
+                continue
+            links = self._gl.get(ent) or self._gl.setdefault(ent, gfx.Links(ctx))
+            ctx.enable(ctx.BLEND)
+            ctx.blend_func = ctx.BLEND_DEFAULT
+            links.upload(pts.pos, con.a, con.b)
+            links.draw((frame.width, frame.height), style.colour, style.width)
