@@ -72,3 +72,16 @@ class PointIndex:
         if hit is None or not hit.distance < radius:
             return -1
         return hit.shape.point
+
+
+def inside_outline(outline: np.ndarray, x: float, y: float) -> bool:
+    """Whether pixel (x, y) lies inside the convex hull of ``outline`` (float[k, 2], pixels).
+
+    For pick proxies of 3D layers: a box projected to the screen is the convex hull
+    of its eight projected corners, so a ray through (x, y) hits the box exactly
+    when this returns True. pymunk builds the hull (`Poly` takes any points).
+    """
+    body = pymunk.Body(body_type=pymunk.Body.STATIC)
+    poly = pymunk.Poly(body, [(float(px), float(py)) for px, py in np.asarray(outline, np.float64)])
+    poly.cache_bb()
+    return poly.point_query((float(x), float(y))).distance <= 0.0
