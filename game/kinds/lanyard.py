@@ -1,0 +1,265 @@
+"""The "lanyard" kind: a 3D badge on a woven strap, hanging from the top of the window (seed 000, §04).
+
+The strap is an ordinary Verlet body in three dimensions — `Points` with d = 3,
+the anchor held by `Pins`, a chain of `Constraints`, `Forces` with gravity along
+−y — so the engine's integrate and relax systems step it like any rope. World
+space is the seed's three.js space: scene units, y up, a perspective camera at
+(0, 0, 30) looking at the origin. The badge (`components.card`) rides the last
+point; grab_card, drag_card and spring_card move it; draw_lanyard renders it.
+
+Low power (the seed's mobile mode): fewer nodes and a 1/30 s step. The engine
+steps at 1/60 s, so the strap takes one step every `low_power_every` engine
+steps (`Cadence`; the pace system holds it still in between) and its gravity
+is stored as g·every² — integrate scales acceleration by the engine's dt², and
+one strap step spans `every` engine steps. The card's spring uses the same
+1/30 s step. At the default every = 1 nothing of this applies.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import esper
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from components import Constraints, Forces, Layer, Pins, Points, Ropes
+from components.card import Cadence, Card, CardGrab, CardLook, CardSpring, StrapLook
+from components.view3d import Camera, Lights
+from game.clock import STEP
+from game.colour import parse_colour
+from game.kinds import Kind, kind
+from game.schema import Key, LevelError, table
+
+# Strap physics (the seed's constants, scene units with y up).
+NODES = 25                 # points in the strap; more bends smoother and costs more
+REST = 0.14                # units between neighbouring points; the start layout uses exactly this (seed: no jitter)
+ANCHOR = (0.0, 5.4, 0.0)   # units: just above the top edge of the view, so the strap hangs from off-screen
+GRAVITY = -40.0            # units/s² along y: ×4 real gravity, because the scene is small (seed)
+DAMPING = 0.97             # fraction of velocity kept per strap step: 3 % lost each step
+PASSES = 10                # Gauss–Seidel passes per step: the seed's loop runs 10 (its text says 8–10)
+START_ANGLE = 52.0         # degrees from straight up toward +x: the strap starts off-screen right and falls in
+FOLLOW = 0.35              # fraction of the gap to the drag target the last point closes per step
+LOW_POWER_NODES = 15       # the seed's mobile chain
+LOW_POWER_EVERY = 2        # engine steps (1/60 s) per strap step in low power: the seed's 1/30 s
+LOW_POWER_PIXEL_RATIO = 1.5  # the seed's mobile DPR cap
+MAX_NODES = 500            # a strap, not a cloth: the per-step cost stays in microseconds
+
+# Camera and lights (the seed's three.js scene).
+FOV = 20.0                 # degrees, vertical: a long lens, so the badge looks small and flat-ish
+NEAR, FAR = 0.1, 100.0     # clip distances, units
+CAMERA_Z = 30.0            # units: the camera sits on +z looking at the origin
+AMBIENT = math.pi          # three.js physical units: π lights an albedo to exactly itself
+SEED_LIGHTS = [            # toward-the-light positions and intensities: key, fill, rim
+    {"x": 3.0, "y": 5.0, "z": 5.0, "intensity": 0.8, "colour": "#ffffff"},
+    {"x": -2.0, "y": -1.0, "z": 3.0, "intensity": 0.3, "colour": "#ffffff"},
+    {"x": 1.0, "y": 1.0, "z": -3.0, "intensity": 0.2, "colour": "#ffffff"},
+]
+MAX_PIXEL_RATIO = 2.0      # render pixels per scene pixel at most (the seed's DPR cap)
+
+# The badge.
+CARD_SIZE = (1.6, 2.25, 0.04)  # width, height, thickness, units: an ID card's 0.71 aspect
+CARD_DROP = 0.16           # units from the attachment point down to the card's top edge: the clip's reach
+CARD_OFFSET = 0.02         # units the card sits behind the strap, so they never z-fight (seed)
+CARD_COLOUR = "#e2e0da"  # off-white stock: key + fill add ≈ 24 % on the face, whiter would clip
+PROXY_MARGIN = 0.08        # units the invisible pick box adds around the card on every side
+
+# Release spring-back (the seed's formulas).
+EASE_Z = 0.3               # fraction of rot Z removed per step after release
+LIFT_GAIN = 0.4            # rad per unit/step of the last point's y velocity: target rot X
+LIFT_MAX = 0.3             # rad: clamp of the target rot X
+OMEGA_X2 = 45.0            # 1/s²: rot X spring (ω ≈ 6.7 rad/s, about a 0.9 s swing)
+OMEGA_Y2 = 20.0            # 1/s²: rot Y spring, softer (≈1.4 s)
+SPIN_DRAG = 0.015          # per rad/s: faster spin loses more per step (air)
+SPIN_DRAG_BASE = 0.01      # fraction of spin lost per step regardless of speed
+SPIN_KEEP_MIN = 0.85       # a step never removes more than 15 % of the spin
+
+# Tilt while dragging (ours: the seed leaves it open), per unit/step of the last point's velocity.
+TILT_X = 3.0               # rad: moving up tips the card's face up (about X, same sign as the release target)
+TILT_Y = 3.0               # rad: moving sideways turns the card toward its motion (about Y)
+TILT_Z = 4.0               # rad: moving sideways lets the bottom trail behind (about Z)
+TILT_MAX_X, TILT_MAX_Y, TILT_MAX_Z = 0.5, 0.7, 0.6  # rad: clamps of the three tilts
+TILT_EASE = 0.2            # fraction of the way to the tilt per step: the card lags the hand a little
+
+# Strap and card look.
+STRAP_WIDTH = 0.3          # units across the ribbon (≈20 px at 720 px tall)
+STRAP_TEXT = "ROPEWORK"    # printed along the strap: the project's name
+STRAP_SAMPLES = 4          # ribbon samples per strap segment along the Catmull-Rom curve
+MAX_IMAGE_SIDE = 4096      # px: a card picture larger than this is refused (texture limits)
+
+LIGHT = table(
+    Key("x", "float", 0.0, "light position x (it shines toward the origin), units", lo=-1e4, hi=1e4),
+    Key("y", "float", 0.0, "light position y, units", lo=-1e4, hi=1e4),
+    Key("z", "float", 1.0, "light position z, units", lo=-1e4, hi=1e4),
+    Key("intensity", "float", 1.0, "three.js directional intensity", lo=0.0, hi=100.0),
+    Key("colour", "colour", "#ffffff", "light colour"),
+)
+
+
+def _f(name, default, doc, lo, hi):
+    return Key(name, "float", default, doc, lo=lo, hi=hi)
+
+
+SCHEMA = table(
+    Key("nodes", "int", NODES, "points in the strap", lo=2, hi=MAX_NODES),
+    _f("rest", REST, "distance between neighbouring points (and their start spacing), units", 0.001, 100.0),
+    _f("anchor_x", ANCHOR[0], "strap anchor x, units (y up, origin at the view's centre)", -1e3, 1e3),
+    _f("anchor_y", ANCHOR[1], "strap anchor y, units", -1e3, 1e3),
+    _f("anchor_z", ANCHOR[2], "strap anchor z, units", -1e3, 1e3),
+    _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5),
+    _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0),
+    Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500),
+    _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees", -360.0, 360.0),
+    _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0),
+    Key("low_power", "bool", False, "the seed's mobile mode: low_power_nodes, a 1/30 s step, pixel ratio ≤ 1.5"),
+    Key("low_power_nodes", "int", LOW_POWER_NODES, "strap points in low power", lo=2, hi=MAX_NODES),
+    Key("low_power_every", "int", LOW_POWER_EVERY, "engine steps (1/60 s) per strap step in low power", lo=1, hi=60),
+    _f("low_power_pixel_ratio", LOW_POWER_PIXEL_RATIO, "pixel ratio cap in low power", 0.25, 4.0),
+    _f("fov", FOV, "camera's vertical field of view, degrees", 1.0, 170.0),
+    _f("near", NEAR, "camera near clip, units", 1e-4, 1e4),
+    _f("far", FAR, "camera far clip, units", 1e-3, 1e6),
+    _f("camera_z", CAMERA_Z, "camera distance on +z, looking at the origin, units", 0.01, 1e4),
+    _f("ambient", AMBIENT, "ambient light intensity (π: the albedo itself)", 0.0, 100.0),
+    _f("max_pixel_ratio", MAX_PIXEL_RATIO, "render pixels per scene pixel at most", 0.25, 4.0),
+    Key("antialias", "bool", True, "supersample the layer where the framebuffer is not already dense"),
+    _f("card_width", CARD_SIZE[0], "card width, units", 0.01, 100.0),
+    _f("card_height", CARD_SIZE[1], "card height, units", 0.01, 100.0),
+    _f("card_thickness", CARD_SIZE[2], "card thickness, units", 0.001, 10.0),
+    _f("card_drop", CARD_DROP, "from the strap's end down to the card's top edge, units", 0.0, 100.0),
+    _f("card_offset", CARD_OFFSET, "card sits this far behind the strap, units", 0.0, 10.0),
+    _f("proxy_margin", PROXY_MARGIN, "pick box margin around the card, units", 0.0, 10.0),
+    Key("card_title", "str", "ropework", "card art: title", max_len=60),
+    Key("card_subtitle", "str", "verlet rope · esper · arcade", "card art: subtitle", max_len=120),
+    Key("card_colour", "colour", CARD_COLOUR, "card stock colour"),
+    Key("card_ink", "colour", "#111113", "card text colour"),
+    Key("card_accent", "colour", "#d90429", "card band colour"),
+    Key("clip_colour", "colour", "#b9bdc6", "metal clip colour"),
+    Key("card_image", "str", "", "PNG for the card's front, relative to the level file and inside its folder "
+        "(empty: art from the title, subtitle and colours)", max_len=300),
+    _f("ease_z", EASE_Z, "after release: fraction of rot Z removed per step", 0.0, 1.0),
+    _f("lift_gain", LIFT_GAIN, "after release: target rot X per unit/step of y velocity, rad", -100.0, 100.0),
+    _f("lift_max", LIFT_MAX, "after release: clamp of target rot X, rad", 0.0, 3.2),
+    _f("omega_x2", OMEGA_X2, "rot X spring, ω², 1/s²", 0.0, 1e4),
+    _f("omega_y2", OMEGA_Y2, "rot Y spring, ω², 1/s²", 0.0, 1e4),
+    _f("spin_drag", SPIN_DRAG, "spin lost per step per rad/s", 0.0, 1.0),
+    _f("spin_drag_base", SPIN_DRAG_BASE, "spin fraction lost per step", 0.0, 1.0),
+    _f("spin_keep_min", SPIN_KEEP_MIN, "spin fraction always kept per step", 0.0, 1.0),
+    _f("tilt_x", TILT_X, "while held: rot X per unit/step of y velocity, rad", -100.0, 100.0),
+    _f("tilt_y", TILT_Y, "while held: rot Y per unit/step of x velocity, rad", -100.0, 100.0),
+    _f("tilt_z", TILT_Z, "while held: −rot Z per unit/step of x velocity, rad", -100.0, 100.0),
+    _f("tilt_max_x", TILT_MAX_X, "while held: clamp of rot X, rad", 0.0, 3.2),
+    _f("tilt_max_y", TILT_MAX_Y, "while held: clamp of rot Y, rad", 0.0, 3.2),
+    _f("tilt_max_z", TILT_MAX_Z, "while held: clamp of rot Z, rad", 0.0, 3.2),
+    _f("tilt_ease", TILT_EASE, "while held: fraction of the way to the tilt per step", 0.0, 1.0),
+    _f("strap_width", STRAP_WIDTH, "ribbon width, units", 0.001, 10.0),
+    Key("strap_text", "str", STRAP_TEXT, "text printed along the strap", max_len=40),
+    Key("strap_colour", "colour", "#111113", "strap base colour"),
+    Key("strap_border", "colour", "#d90429", "strap edge colour"),
+    Key("strap_ink", "colour", "#ffffff", "strap print colour"),
+    Key("strap_samples", "int", STRAP_SAMPLES, "ribbon samples per strap segment", lo=1, hi=32),
+    light=(LIGHT, 0, 8, "a directional light; none given: the seed's key, fill and rim"),
+)
+
+
+def check(cfg: dict, level: Path, key_path: str) -> None:
+    """Resolve ``card_image`` against the level file; it must be a PNG inside the level's folder.
+
+    Replaces the key with the absolute path. Raises LevelError (file, key, expected, found).
+    """
+    raw = cfg.get("card_image", "")
+    if not raw:
+        return
+    p = f"{key_path}.card_image"
+    folder = Path(level).resolve().parent
+
+    def fail(found):
+        raise LevelError(level, p, f"expected a PNG file inside {folder}, found {found}")
+
+    rel = Path(raw)
+    if rel.is_absolute():
+        fail(f"the absolute path {raw!r}")
+    target = (folder / rel).resolve()
+    if not target.is_relative_to(folder):
+        fail(f"{raw!r}, which leads outside it")
+    if not target.exists():
+        fail(f"no file at {raw!r}")
+    if not target.is_file():
+        fail(f"{raw!r}, which is not a file")
+    try:
+        with Image.open(target) as im:
+            fmt, size = im.format, im.size
+            im.verify()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+        fail(f"{raw!r}, which is not a readable image ({type(e).__name__})")
+    if fmt != "PNG":
+        fail(f"{raw!r}, a {fmt} image")
+    if max(size) > MAX_IMAGE_SIDE or min(size) < 1:
+        fail(f"{raw!r} of {size[0]}×{size[1]} px (at most {MAX_IMAGE_SIDE} px a side)")
+    cfg["card_image"] = str(target)
+
+
+def lights(cfg: dict) -> Lights:
+    """The level's directional lights (the seed's three when none are given), linear RGB."""
+    chosen = cfg.get("light") or SEED_LIGHTS
+    pos = np.array([[lt["x"], lt["y"], lt["z"]] for lt in chosen], np.float64)
+    norm = np.linalg.norm(pos, axis=1, keepdims=True)
+    direction = np.divide(pos, norm, out=np.zeros_like(pos), where=norm > 0)
+    srgb = np.array([parse_colour(lt.get("colour", "#ffffff"))[:3] for lt in chosen], np.float64)
+    return Lights(ambient=cfg["ambient"], direction=direction.astype(np.float32),
+                  colour=(srgb ** 2.2).astype(np.float32),
+                  intensity=np.array([lt.get("intensity", 1.0) for lt in chosen], np.float32))
+
+
+def strap_start(n: int, rest: float, anchor, angle_deg: float) -> np.ndarray:
+    """float32[n, 3]: the seed's start — a straight line from the anchor at ``angle_deg`` from up."""
+    a = math.radians(angle_deg)
+    j = np.arange(n, dtype=np.float64)[:, None]
+    return (np.asarray(anchor, np.float64) + j * rest * np.array([math.sin(a), math.cos(a), 0.0])).astype(np.float32)
+
+
+def spawn(cfg: dict, layer: Layer, frame) -> int:
+    low = cfg["low_power"]
+    n = cfg["low_power_nodes"] if low else cfg["nodes"]
+    every = cfg["low_power_every"] if low else 1
+    anchor = (cfg["anchor_x"], cfg["anchor_y"], cfg["anchor_z"])
+    points = Points.at(strap_start(n, cfg["rest"], anchor, cfg["start_angle"]))
+    pins = Pins(index=np.array([0], np.int32), anchor=points.pos[:1].copy())
+    pins.apply(points)
+    a, b = Ropes.of_counts([n]).chain_constraints()
+    size = np.array([cfg["card_width"], cfg["card_height"], cfg["card_thickness"]])
+    card = Card(size=size, drop=cfg["card_drop"], hang=np.array([0.0, 0.0, -cfg["card_offset"]]),
+                proxy_margin=cfg["proxy_margin"])
+    card.pos = points.pos[-1].astype(np.float64) + card.hang
+    grab = CardGrab(follow=cfg["follow"],
+                    tilt=np.array([cfg["tilt_x"], cfg["tilt_y"], cfg["tilt_z"]]),
+                    tilt_max=np.array([cfg["tilt_max_x"], cfg["tilt_max_y"], cfg["tilt_max_z"]]),
+                    tilt_ease=cfg["tilt_ease"])
+    spring = CardSpring(dt=STEP * every, ease_z=cfg["ease_z"], lift_gain=cfg["lift_gain"], lift_max=cfg["lift_max"],
+                        omega_x2=cfg["omega_x2"], omega_y2=cfg["omega_y2"], drag=cfg["spin_drag"],
+                        drag_base=cfg["spin_drag_base"], keep_min=cfg["spin_keep_min"])
+    camera = Camera(fov=cfg["fov"], near=cfg["near"], far=cfg["far"],
+                    eye=np.array([0.0, 0.0, cfg["camera_z"]]), target=np.zeros(3))
+    strap = StrapLook(width=cfg["strap_width"], text=cfg["strap_text"], base=cfg["strap_colour"],
+                      border=cfg["strap_border"], ink=cfg["strap_ink"], samples=cfg["strap_samples"])
+    look = CardLook(title=cfg["card_title"], subtitle=cfg["card_subtitle"], colour=cfg["card_colour"],
+                    ink=cfg["card_ink"], accent=cfg["card_accent"], clip=cfg["clip_colour"],
+                    image=cfg["card_image"],
+                    max_pixel_ratio=min(cfg["max_pixel_ratio"], cfg["low_power_pixel_ratio"]) if low
+                    else cfg["max_pixel_ratio"],
+                    antialias=cfg["antialias"])
+    return esper.create_entity(
+        points, pins, layer,
+        Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"]),
+        Forces(gravity=np.array([0.0, cfg["gravity"] * every * every, 0.0], np.float32), damping=cfg["damping"]),
+        Cadence(every=every), card, grab, spring, camera, lights(cfg), strap, look,
+    )
+
+
+kind(Kind(
+    name="lanyard",
+    doc="A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
+    schema=SCHEMA,
+    spawn=spawn,
+    points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
+    check=check,
+))

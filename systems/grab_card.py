@@ -1,0 +1,86 @@
+"""Grab card: a press whose ray hits the badge's pick box takes the card; release lets go.
+
+Reads: Pointer, Card, Camera, Layer, Points (last point), Frame.width/height.
+Writes: CardGrab (held, hover, offset, target), Pointer.claimed_by, a lower layer's Grab.held.
+
+Runs after the input system. The pointer's pixel becomes a ray from the camera
+(the seed's Raycaster); the card is hit when the ray meets an invisible box
+around it (the seed's drag proxy: cheaper and kinder than the card's own mesh).
+The box's eight corners are projected to the screen and the press is tested
+against their convex hull with pymunk (`game.hitquery.inside_outline`) — for a
+convex box that is exactly the set of pixels whose rays hit it. A press is
+taken only if no layer above took it: unclaimed, or claimed by a lower layer
+(whose grab is then dropped), so z in the level file decides. At the press the
+grab offset is recorded, last point minus the ray's z = 0 point, and while held
+the drag target is the ray's z = 0 point plus that offset. Up or leave ends it.
+"""
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Grab, Layer, Pointer, Points
+from components.card import Card, CardGrab
+from components.view3d import Camera
+from game import camera as cam3
+from game.hitquery import inside_outline
+from systems.pipeline import INPUT, system
+
+_CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], np.float64)
+
+
+def proxy_corners(card: Card) -> np.ndarray:
+    """float64[8, 3]: the pick box's corners in world space, at the card's pose."""
+    centre, half = card.proxy()
+    local = centre + _CORNERS * half
+    return local @ cam3.euler_xyz(card.rot).T + card.pos
+
+
+def hits_card(card: Card, camera: Camera, width: float, height: float, x: float, y: float) -> bool:
+    """Whether the ray from the camera through pixel (x, y) hits the card's pick box."""
+    px, w = cam3.project(camera, width, height, proxy_corners(card))
+    if np.any(w <= camera.near):      # the box reaches behind the eye: no sane outline
+        return False
+    return inside_outline(px, x, y)
+
+
+def takeable(ptr: Pointer, z: int) -> bool:
+    """The press is free for a layer at z: nobody took it, or a layer below did."""
+    if ptr.claimed_by == -1:
+        return True
+    if not esper.entity_exists(ptr.claimed_by):
+        return True
+    taker = esper.try_component(ptr.claimed_by, Layer)
+    return taker is not None and taker.z < z
+
+
+@system("grab_card", INPUT, after=("input",))
+class GrabCard(esper.Processor):
+    def process(self, frame):
+        ptr = next((p for _, p in esper.get_component(Pointer)), None)
+        if ptr is None:
+            return
+        w, h = frame.width, frame.height
+        for ent, (card, grab, camera, layer, pts) in esper.get_components(Card, CardGrab, Camera, Layer, Points):
+            if ptr.pressed and takeable(ptr, layer.z) and hits_card(card, camera, w, h, ptr.x, ptr.y):
+                hit = cam3.plane_point(camera, w, h, ptr.x, ptr.y)
+                if hit is not None:
+                    self._steal(ptr.claimed_by)
+                    ptr.claimed_by = ent
+                    grab.held = True
+                    grab.offset = pts.pos[-1].astype(np.float64) - hit
+            if grab.held and (not ptr.down or not ptr.inside):
+                grab.held = False
+            if grab.held:
+                aim = cam3.plane_point(camera, w, h, ptr.x, ptr.y)
+                if aim is not None:
+                    grab.target = aim + grab.offset
+            grab.hover = grab.held or (ptr.inside and hits_card(card, camera, w, h, ptr.x, ptr.y))
+
+    @staticmethod
+    def _steal(ent: int) -> None:
+        """Drop a lower layer's rope grab when the card takes its press."""
+        if ent != -1 and esper.entity_exists(ent):
+            g = esper.try_component(ent, Grab)
+            if g is not None:
+                g.held = -1
