@@ -1,0 +1,136 @@
+"""Pictures the lanyard is printed with, drawn in code with Pillow (seed 000, section 04).
+
+`strap_texture` is the seed's woven band; `card_art` the badge's front, drawn from
+the level's text and colours, and `card_back` its back. Each returns
+uint8[h, w, 4] RGBA, top row first; colours are sRGB as written in the level.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from game.colour import parse_colour
+
+STRAP_SIZE = (2048, 128)   # px, (along the strap, across it): the seed's canvas
+WEAVE_GAP = 4              # px between weave lines, both ways
+WEAVE_ALPHA = 0.04         # weave lines: white at 4 % over the base
+BORDER_ROWS = 6            # px of red border at the top and at the bottom of the band
+TEXT_PX = 42               # px: the seed's "900 42px" print
+TEXT_FIRST = 120           # px: centre of the first print along the band
+TEXT_EVERY = 360           # px between print centres
+TEXT_DROP = 2              # px: the seed centres the print 2 px below the middle
+
+ART_PX_PER_UNIT = 380      # card art pixels per scene unit of card: sharp at the layer's largest size
+BOLD_FONTS = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "Arial_Bold.ttf")
+REGULAR_FONTS = ("DejaVuSans.ttf", "LiberationSans-Regular.ttf", "Arial.ttf")
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/Library/Fonts", "C:/Windows/Fonts")
+
+
+@lru_cache(maxsize=None)
+def _font_file(names: tuple[str, ...]) -> str | None:
+    for d in FONT_DIRS:
+        root = Path(d)
+        if not root.is_dir():
+            continue
+        for name in names:
+            hit = next(iter(root.rglob(name)), None)
+            if hit is not None:
+                return str(hit)
+    return None
+
+
+def font(size: int, bold: bool = True) -> tuple[ImageFont.FreeTypeFont, int]:
+    """(font, stroke width): a bold sans of ``size`` px; without one, Pillow's own font, stroked to look bold."""
+    path = _font_file(BOLD_FONTS if bold else REGULAR_FONTS)
+    if path is not None:
+        return ImageFont.truetype(path, size), 0
+    return ImageFont.load_default(size), (max(1, size // 24) if bold else 0)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(round(c * 255)) for c in parse_colour(colour)[:3])  # type: ignore[return-value]
+
+
+def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink: str = "#ffffff") -> np.ndarray:
+    """The seed's band, uint8[128, 2048, 4]: base, 4 % white weave every 4 px both ways,
+    6 px borders at top and bottom, bold text every 360 px from x = 120."""
+    w, h = STRAP_SIZE
+    img = np.empty((h, w, 3), np.float64)
+    img[:] = _rgb(base)
+    # Weave: 1 px lines, vertical then horizontal, each "source over" at 4 % — crossings get both.
+    img[:, ::WEAVE_GAP] += (255.0 - img[:, ::WEAVE_GAP]) * WEAVE_ALPHA
+    img[::WEAVE_GAP, :] += (255.0 - img[::WEAVE_GAP, :]) * WEAVE_ALPHA
+    img[:BORDER_ROWS] = _rgb(border)
+    img[h - BORDER_ROWS:] = _rgb(border)
+    pic = Image.fromarray(np.round(img).astype(np.uint8), "RGB")
+    draw = ImageDraw.Draw(pic)
+    face, stroke = font(TEXT_PX)
+    for cx in range(TEXT_FIRST, w, TEXT_EVERY):
+        draw.text((cx, h / 2 + TEXT_DROP), text, fill=_rgb(ink), font=face, anchor="mm",
+                  stroke_width=stroke, stroke_fill=_rgb(ink))
+    return np.asarray(pic.convert("RGBA"))
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bool):
+    """Largest font ≤ size px whose rendering of ``text`` fits ``width`` px."""
+    while True:
+        face, stroke = font(size, bold)
+        if size <= 8 or draw.textlength(text, font=face) + 2 * stroke <= width:
+            return face, stroke
+        size = int(size * 0.9)
+
+
+def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accent: str) -> np.ndarray:
+    """The badge's front, uint8[h, w, 4]: a dotted field, the punched slot, the title and
+    subtitle, and an accent band — proportioned to the card's width × height."""
+    w = int(round(size_units[0] * ART_PX_PER_UNIT))
+    h = int(round(size_units[1] * ART_PX_PER_UNIT))
+    pic = Image.new("RGB", (w, h), _rgb(colour))
+    draw = ImageDraw.Draw(pic)
+    u = w / 100.0                                   # art unit: 1 % of the card's width
+    ink_rgb, bg = _rgb(ink), np.array(_rgb(colour), float)
+    faint = tuple(int(v) for v in np.round(bg + (np.array(ink_rgb) - bg) * 0.16))
+    gap = 6 * u                                     # the moeru dot grid, in miniature
+    for gy in np.arange(16 * u, h * 0.58, gap):
+        for gx in np.arange(gap, w - gap / 2, gap):
+            r = 0.55 * u
+            draw.ellipse((gx - r, gy - r, gx + r, gy + r), fill=faint)
+    slot_w, slot_h = 22 * u, 4.5 * u                # where the clip bites
+    draw.rounded_rectangle((w / 2 - slot_w / 2, 5 * u, w / 2 + slot_w / 2, 5 * u + slot_h),
+                           radius=slot_h / 2, fill=tuple(int(v * 0.55) for v in _rgb(colour)))
+    margin = 8 * u
+    face, stroke = _fit(draw, title, w - 2 * margin, int(22 * u), True)
+    ty = h * 0.64
+    draw.text((margin, ty), title, fill=ink_rgb, font=face, anchor="ls", stroke_width=stroke, stroke_fill=ink_rgb)
+    sface, _ = _fit(draw, subtitle, w - 2 * margin, int(6.5 * u), False)
+    draw.text((margin, ty + 9 * u), subtitle, fill=ink_rgb, font=sface, anchor="ls")
+    band = h - 17 * u
+    draw.rectangle((0, band, w, h), fill=_rgb(accent))
+    tag, _ = font(int(5.5 * u), True)
+    draw.text((margin, band + 8.5 * u), "ALL ACCESS", fill=(255, 255, 255), font=tag, anchor="lm")
+    draw.text((w - margin, band + 8.5 * u), "№ 000", fill=(255, 255, 255), font=tag, anchor="rm")
+    return np.asarray(pic.convert("RGBA"))
+
+
+def card_back(size_units, colour: str, ink: str, accent: str, title: str) -> np.ndarray:
+    """The badge's back, uint8[h, w, 4]: plain stock with the accent band and a small mark."""
+    w = int(round(size_units[0] * ART_PX_PER_UNIT / 2))
+    h = int(round(size_units[1] * ART_PX_PER_UNIT / 2))
+    pic = Image.new("RGB", (w, h), _rgb(colour))
+    draw = ImageDraw.Draw(pic)
+    u = w / 100.0
+    draw.rectangle((0, h - 17 * u, w, h), fill=_rgb(accent))
+    face, stroke = _fit(draw, title, w * 0.6, int(9 * u), True)
+    bg = np.array(_rgb(colour), float)
+    mark = tuple(int(v) for v in np.round(bg + (np.array(_rgb(ink)) - bg) * 0.35))
+    draw.text((w / 2, h * 0.45), title, fill=mark, font=face, anchor="mm", stroke_width=stroke, stroke_fill=mark)
+    return np.asarray(pic.convert("RGBA"))
+
+
+def load_png(path) -> np.ndarray:
+    """uint8[h, w, 4] of a PNG file (already checked by the level loader)."""
+    with Image.open(path) as im:
+        return np.asarray(im.convert("RGBA"))

@@ -1,0 +1,481 @@
+"""Draw lanyard: the strap as a lit ribbon and the badge as a lit glossy slab, in 3D.
+
+Reads: Points (the strap), Card, CardLook, StrapLook, Camera, Lights, Layer,
+Frame.width/height. Writes: the framebuffer (composited over what is there).
+
+The layer renders in perspective into a framebuffer of its own — colour and a
+depth buffer, cleared to transparent — and is then composited over the bound
+framebuffer with premultiplied-alpha blending, so it sits on any layer below
+(the dot grid) and the scene's framebuffer needs no depth of its own. Its
+framebuffer holds at most `max_pixel_ratio` pixels per scene pixel; with
+`antialias` it holds at least AA_RATIO, and the composite averages taps×taps
+samples per target pixel (supersampling: arcade.gl has no multisampled depth).
+
+Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
+`samples` per segment; at each sample the side direction is the tangent turned
+90° about Z, vertices at ± width/2; u runs 0 → 1 along the arc length (the
+seed's one texture along the strap, by length so a stretch does not slide
+the print), v across. The
+texture is the seed's woven band (`game.lanyard_art.strap_texture`), repeating
+along, clamped across, mip-mapped and anisotropic where the driver allows.
+
+Card: a rounded slab — front art, back art, plain edge — whose front face lies
+`card_offset` behind the strap's end, with a metal clip where the strap meets
+it; posed by `Card.pos` and its Euler XYZ rotation.
+
+Shading (ours, after three.js's physical units, in linear light): diffuse
+albedo·(ambient/π + Σ intensity·max(n·l, 0)/π) — the seed's ambient π gives the
+albedo itself, the key/fill/rim lights add up to ≈ +35 % on a face turned to
+them — plus GGX specular from each light (rough for the woven strap, a glossy
+clear coat on the card, metal on the clip) and, for the coat, a soft studio
+reflection weighted by Schlick's Fresnel so tilted faces and edges gleam
+(the seed's MeshPhysicalMaterial clear coat, without an environment map).
+Faces seen from behind are lit with their normal flipped (the strap is one
+sheet). Output is sRGB-encoded, as the seed's renderer.
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+import numpy as np
+from arcade.gl import BufferDescription
+
+from components import Layer, Points
+from components.card import Card, CardLook, StrapLook
+from components.view3d import Camera, Lights
+from game import camera as cam3
+from game import lanyard_art as art
+from game.colour import parse_colour
+from game.gfx import Stream
+from systems.pipeline import RENDER, system
+
+AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
+MAX_TAPS = 4            # composite samples per axis per target pixel at most
+MAX_LIGHTS = 8          # directional lights the shader takes (level files allow 8)
+CORNER_RADIUS = 0.1     # units: the card's rounded corners (an ID card's 3 mm on 86 mm, scaled)
+CORNER_STEPS = 8        # segments per rounded corner
+CLIP_SIZE = (0.36, 0.34, 0.05)   # units: width, height, jaw depth beyond each card face of the metal clip
+LOOP_SIZE = (0.26, 0.16, 0.05)   # units: the ring the strap threads through, above the clip
+CARD_BEVEL = 0.035      # units: the laminate's rounded rim, where the card's face normals lean out
+CLIP_BEVEL = 0.06       # units: the pressed-steel clip's rounded rim
+BEVEL_LEAN = 1.2        # rim normals lean out by atan(1.2) ≈ 50°: a rounded edge, not a chamfer
+EDGE_SHADE = 0.82       # the card's edge is its colour darkened by this factor (cut stock)
+
+# Materials: (roughness 0..1, metalness 0..1, clear coat 0..1).
+STRAP_MATERIAL = (0.62, 0.0, 0.0)   # woven polyester: broad, faint sheen
+CARD_MATERIAL = (0.45, 0.0, 1.0)    # printed stock under a glossy laminate
+CLIP_MATERIAL = (0.28, 1.0, 0.0)    # brushed steel
+
+_MESH_VS = """
+#version 330
+uniform mat4 u_vp;
+uniform mat4 u_model;
+uniform mat3 u_normal;
+in vec3 in_pos;
+in vec3 in_normal;
+in vec2 in_uv;
+out vec3 v_world;
+out vec3 v_normal;
+out vec2 v_uv;
+void main() {
+    vec4 w = u_model * vec4(in_pos, 1.0);
+    v_world = w.xyz;
+    v_normal = u_normal * in_normal;
+    v_uv = in_uv;
+    gl_Position = u_vp * w;
+}
+"""
+
+_MESH_FS = """
+#version 330
+const float PI = 3.14159265358979;
+uniform vec3 u_eye;
+uniform float u_ambient;
+uniform int u_lights;
+uniform vec3 u_light_dir[8];
+uniform vec3 u_light_rad[8];    // linear colour × intensity
+uniform sampler2D u_tex;
+uniform int u_textured;
+uniform vec3 u_colour;          // sRGB; multiplies the texture when textured
+uniform vec3 u_material;        // roughness, metalness, clear coat
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+out vec4 out_colour;
+
+vec3 to_linear(vec3 c) { return pow(c, vec3(2.2)); }
+
+float ggx(float NdotH, float NdotL, float NdotV, float rough) {
+    float a = rough * rough;
+    float a2 = a * a;
+    float d = NdotH * NdotH * (a2 - 1.0) + 1.0;
+    float D = a2 / (PI * d * d);
+    float gl = NdotV * sqrt(a2 + (1.0 - a2) * NdotL * NdotL);
+    float gv = NdotL * sqrt(a2 + (1.0 - a2) * NdotV * NdotV);
+    return D * 0.5 / max(gl + gv, 1e-5);
+}
+
+void main() {
+    vec3 N = normalize(v_normal);
+    if (!gl_FrontFacing) N = -N;
+    vec3 V = normalize(u_eye - v_world);
+    vec3 base = to_linear(u_colour);
+    if (u_textured == 1) base *= to_linear(texture(u_tex, v_uv).rgb);
+    float rough = u_material.x, metal = u_material.y, coat = u_material.z;
+    vec3 albedo = base * (1.0 - metal);
+    vec3 F0 = mix(vec3(0.04), base, metal);
+    float NdotV = max(dot(N, V), 1e-4);
+    vec3 col = albedo * u_ambient / PI;
+    for (int i = 0; i < u_lights; ++i) {
+        vec3 L = u_light_dir[i];
+        float NdotL = dot(N, L);
+        if (NdotL <= 0.0) continue;
+        vec3 H = normalize(L + V);
+        float NdotH = max(dot(N, H), 0.0);
+        float VdotH = max(dot(V, H), 0.0);
+        vec3 F = F0 + (1.0 - F0) * pow(1.0 - VdotH, 5.0);
+        vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
+        float cF = 0.04 + 0.96 * pow(1.0 - VdotH, 5.0);
+        spec += coat * cF * ggx(NdotH, NdotL, NdotV, 0.12);
+        col += u_light_rad[i] * NdotL * (albedo / PI + spec);
+    }
+    // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
+    vec3 R = reflect(-V, N);
+    float env = mix(0.03, 0.55, smoothstep(-0.3, 0.9, R.y));
+    float fres = 0.04 + 0.96 * pow(1.0 - NdotV, 5.0);
+    col += coat * fres * env + metal * F0 * mix(0.25, 0.9, smoothstep(-0.5, 0.8, R.y));
+    col = pow(clamp(col, 0.0, 1.0), vec3(1.0 / 2.2));
+    out_colour = vec4(col, 1.0);
+}
+"""
+
+_COMPOSITE_VS = """
+#version 330
+out vec2 v_dummy;
+void main() {
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
+    v_dummy = p;
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+"""
+
+_COMPOSITE_FS = """
+#version 330
+uniform sampler2D u_src;
+uniform vec4 u_dst;     // target viewport x, y, w, h (pixels)
+uniform int u_taps;
+in vec2 v_dummy;
+out vec4 out_colour;
+void main() {
+    vec2 px = 1.0 / u_dst.zw;
+    vec2 p = (gl_FragCoord.xy - u_dst.xy) * px;       // lower-left corner of this pixel, 0..1
+    vec4 acc = vec4(0.0);
+    for (int j = 0; j < u_taps; ++j)
+        for (int i = 0; i < u_taps; ++i)
+            acc += texture(u_src, p + (vec2(i, j) + 0.5) / float(u_taps) * px);
+    out_colour = acc / float(u_taps * u_taps);        // premultiplied: the layer was cleared to 0
+}
+"""
+
+
+# ── geometry (numpy; positions in scene units) ──────────────────────────────
+
+def catmull_rom(points: np.ndarray, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform Catmull-Rom curve through ``points`` (float[n, 3]), ``samples`` per segment.
+
+    Returns (position, tangent), float64[(n−1)·samples + 1, 3]; the ends are
+    extended by reflection (as three.js's open CatmullRomCurve3), so the curve
+    starts and ends on the first and last points.
+    """
+    p = np.asarray(points, np.float64)
+    ext = np.concatenate([2 * p[:1] - p[1:2], p, 2 * p[-1:] - p[-2:-1]])
+    ctrl = np.stack([ext[:-3], ext[1:-2], ext[2:-1], ext[3:]], axis=1)    # [n−1, 4, 3]
+    t = np.arange(samples) / samples
+    one = np.ones_like(t)
+    # Rows: weights of p0..p3 for position and for d/dt, at each t.
+    pw = 0.5 * np.stack([-t ** 3 + 2 * t ** 2 - t, 3 * t ** 3 - 5 * t ** 2 + 2 * one,
+                         -3 * t ** 3 + 4 * t ** 2 + t, t ** 3 - t ** 2], axis=1)
+    dw = 0.5 * np.stack([-3 * t ** 2 + 4 * t - one, 9 * t ** 2 - 10 * t,
+                         -9 * t ** 2 + 8 * t + one, 3 * t ** 2 - 2 * t], axis=1)
+    pos = np.einsum("kj,mjd->mkd", pw, ctrl).reshape(-1, 3)
+    tan = np.einsum("kj,mjd->mkd", dw, ctrl).reshape(-1, 3)
+    last = ctrl[-1]
+    pos = np.concatenate([pos, last[2:3]])
+    tan = np.concatenate([tan, 0.5 * (last[3:4] - last[1:2])])
+    return pos, tan
+
+
+def ribbon(points: np.ndarray, width: float, samples: int) -> np.ndarray:
+    """float32[2k, 8] ribbon vertices (pos, normal, uv) along the curve through ``points``.
+
+    Pairs (+side, −side) per sample; side = tangent turned 90° about Z; normal =
+    tangent × side (toward +z when the strap hangs flat); u = 0 → 1 from the
+    anchor to the end by arc length (the seed's one texture along the strap),
+    v = 0 on the +side and 1 on the −side (the print's top faces +side).
+    """
+    pos, tan = catmull_rom(points, samples)
+    side = np.stack([-tan[:, 1], tan[:, 0], np.zeros(len(tan))], axis=1)
+    ln = np.linalg.norm(side, axis=1, keepdims=True)
+    side = np.where(ln > 1e-9, side / np.maximum(ln, 1e-12), np.array([1.0, 0.0, 0.0]))
+    normal = np.cross(tan, side)
+    nl = np.linalg.norm(normal, axis=1, keepdims=True)
+    normal = np.where(nl > 1e-9, normal / np.maximum(nl, 1e-12), np.array([0.0, 0.0, 1.0]))
+    seg = np.linalg.norm(np.diff(pos, axis=0), axis=1)
+    arc = np.concatenate([[0.0], np.cumsum(seg)])
+    u = arc / max(arc[-1], 1e-12)
+    k = len(pos)
+    out = np.empty((k, 2, 8), np.float32)
+    out[:, 0, :3] = pos + side * (width / 2)
+    out[:, 1, :3] = pos - side * (width / 2)
+    out[:, :, 3:6] = normal[:, None, :]
+    out[:, :, 6] = u[:, None]
+    out[:, 0, 7], out[:, 1, 7] = 0.0, 1.0
+    return out.reshape(-1, 8)
+
+
+def ribbon_indices(k: int) -> np.ndarray:
+    """int32 triangle indices stitching k sample pairs (the seed's a, c, b, b, c, d)."""
+    i = np.arange(k - 1, dtype=np.int32)[:, None] * 2
+    return (i + np.array([0, 2, 1, 1, 2, 3], np.int32)).reshape(-1)
+
+
+def rounded_outline(x0: float, y0: float, x1: float, y1: float, r: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counter-clockwise outline of a rounded rectangle and its outward normals, float64[m, 2] each.
+
+    Every outline of the same ``steps`` has the same vertex count and angles, so an
+    inset outline pairs point for point with the one around it.
+    """
+    r = max(0.0, min(r, (x1 - x0) / 2, (y1 - y0) / 2))
+    corners = [(x1 - r, y1 - r, 0.0), (x0 + r, y1 - r, 0.5), (x0 + r, y0 + r, 1.0), (x1 - r, y0 + r, 1.5)]
+    pts, nrm = [], []
+    for cx, cy, start in corners:
+        a = (start + np.linspace(0.0, 0.5, steps + 1)) * math.pi
+        d = np.stack([np.cos(a), np.sin(a)], axis=1)
+        pts.append(np.array([cx, cy]) + r * d)
+        nrm.append(d)
+    return np.concatenate(pts), np.concatenate(nrm)
+
+
+def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """A rounded slab as three parts, each (vertices float32[v, 8], indices int32): front, back, edge.
+
+    Each face is flat inside a band ``bevel`` wide along its rim, where the
+    normals lean out (by BEVEL_LEAN) so the rim catches the light like a
+    laminated or pressed edge. Front (z_front, facing +z) has u left→right,
+    v top→bottom over the box; the back mirrors u so its picture reads from behind.
+    """
+    ring, out = rounded_outline(x0, y0, x1, y1, r, steps)
+    b = min(bevel, (x1 - x0) / 4, (y1 - y0) / 4)
+    inner, _ = rounded_outline(x0 + b, y0 + b, x1 - b, y1 - b, r - b, steps)
+    m = len(ring)
+    w, h = x1 - x0, y1 - y0
+    j = np.arange(m, dtype=np.int32)
+    n = (j + 1) % m
+
+    def face(z, nz, u):
+        centre = np.array([[(x0 + x1) / 2, (y0 + y1) / 2]])
+        xy = np.concatenate([centre, inner, ring])
+        v = np.zeros((2 * m + 1, 8), np.float32)
+        v[:, :2], v[:, 2] = xy, z
+        v[:m + 1, 5] = nz
+        lean = np.c_[out * BEVEL_LEAN, np.full(m, nz)] if b > 0 else np.c_[np.zeros((m, 2)), np.full(m, nz)]
+        v[m + 1:, 3:6] = lean / np.linalg.norm(lean, axis=1, keepdims=True)
+        v[:, 6] = u(xy[:, 0])
+        v[:, 7] = (y1 - xy[:, 1]) / h
+        fan = np.stack([np.zeros(m, np.int32), 1 + j, 1 + n], axis=1)
+        band = np.concatenate([np.stack([1 + j, 1 + m + j, 1 + n], axis=1),
+                               np.stack([1 + n, 1 + m + j, 1 + m + n], axis=1)])
+        tris = np.concatenate([fan, band])
+        if nz < 0:
+            tris = tris[:, [0, 2, 1]]
+        return v, tris.reshape(-1).astype(np.int32)
+
+    front = face(z_front, 1.0, lambda x: (x - x0) / w)
+    back = face(z_back, -1.0, lambda x: (x1 - x) / w)
+    e = np.zeros((m, 2, 8), np.float32)
+    e[:, 0, :2] = e[:, 1, :2] = ring
+    e[:, 0, 2], e[:, 1, 2] = z_front, z_back
+    e[:, :, 3:5] = out[:, None, :]
+    e[:, :, 6] = (np.arange(m) / m)[:, None]
+    e[:, 0, 7], e[:, 1, 7] = 0.0, 1.0
+    quads = np.stack([2 * j, 2 * n, 2 * j + 1, 2 * j + 1, 2 * n, 2 * n + 1], axis=1)
+    edge = (e.reshape(-1, 8), quads.reshape(-1).astype(np.int32))
+    return {"front": front, "back": back, "edge": edge}
+
+
+def merge(*parts) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenate (vertices, indices) parts into one mesh."""
+    verts, idx, base = [], [], 0
+    for v, i in parts:
+        verts.append(v)
+        idx.append(i + base)
+        base += len(v)
+    return np.concatenate(verts), np.concatenate(idx)
+
+
+def card_meshes(card: Card) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The badge in its own frame (origin: top centre of its front face; front at z = 0)."""
+    w, h, t = card.size
+    top = -card.drop
+    parts = slab(-w / 2, top - h, w / 2, top, -t, 0.0, CORNER_RADIUS, CARD_BEVEL)
+    cw, ch, jaw = CLIP_SIZE
+    clip = slab(-cw / 2, top - ch * 0.55, cw / 2, top + ch * 0.45, -t - jaw, jaw, 0.04, CLIP_BEVEL, 4)
+    lw, lh, lt = LOOP_SIZE
+    loop_top = max(top + ch * 0.45 + lh * 0.6, 0.06)
+    loop = slab(-lw / 2, loop_top - lh, lw / 2, loop_top, -t / 2 - lt / 2, -t / 2 + lt / 2, 0.05, CLIP_BEVEL, 4)
+    metal = merge(*clip.values(), *loop.values())
+    return {"front": parts["front"], "back": parts["back"], "edge": parts["edge"], "clip": metal}
+
+
+# ── GL ───────────────────────────────────────────────────────────────────────
+
+def _mat4(m: np.ndarray) -> tuple:
+    return tuple(np.asarray(m, np.float32).T.reshape(-1))     # GLSL wants columns
+
+
+def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
+    return tuple(float(c) * scale for c in parse_colour(colour)[:3])  # type: ignore[return-value]
+
+
+class LanyardGL:
+    """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
+
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook):
+        self.ctx = ctx
+        self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
+        self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
+        self.empty = ctx.geometry()
+        layout = ["in_pos", "in_normal", "in_uv"]
+        self.parts = {}
+        for name, (verts, idx) in card_meshes(card).items():
+            self.parts[name] = ctx.geometry(
+                [BufferDescription(ctx.buffer(data=verts.tobytes()), "3f 3f 2f", layout)],
+                index_buffer=ctx.buffer(data=idx.tobytes()), index_element_size=4, mode=ctx.TRIANGLES)
+        self.strap_vbo = Stream(ctx, stride=32)
+        self.strap_ibo = ctx.buffer(reserve=4)
+        self.strap_geo = None
+        self.strap_k = 0
+        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink), repeat=True)
+        front = art.load_png(look.image) if look.image else art.card_art(
+            card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
+        self.front_tex = self._texture(front)
+        self.back_tex = self._texture(art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
+        self.fbo = None
+        self.fbo_size = (0, 0)
+
+    def _texture(self, rgba: np.ndarray, repeat: bool = False):
+        ctx = self.ctx
+        h, w = rgba.shape[:2]
+        tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
+                          wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
+                          filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+        tex.build_mipmaps()
+        tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
+        return tex
+
+    def target(self, size: tuple[int, int]):
+        if size != self.fbo_size:
+            ctx = self.ctx
+            colour = ctx.texture(size, components=4, filter=(ctx.LINEAR, ctx.LINEAR),
+                                 wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+            self.fbo = ctx.framebuffer(color_attachments=[colour], depth_attachment=ctx.depth_texture(size))
+            self.fbo_size = size
+        return self.fbo
+
+    def upload_strap(self, verts: np.ndarray) -> None:
+        """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
+        k = len(verts) // 2
+        self.strap_vbo.write(verts)
+        if k != self.strap_k:
+            self.strap_ibo = self.ctx.buffer(data=ribbon_indices(k).tobytes())
+            self.strap_geo = self.ctx.geometry(
+                [BufferDescription(self.strap_vbo.buffer, "3f 3f 2f", ["in_pos", "in_normal", "in_uv"])],
+                index_buffer=self.strap_ibo, index_element_size=4, mode=self.ctx.TRIANGLES)
+            self.strap_k = k
+
+
+def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
+    """(render pixels per scene pixel, composite taps per axis) for a framebuffer of ``dpr``."""
+    ratio = min(dpr, look.max_pixel_ratio)
+    if look.antialias:
+        ratio = max(ratio, AA_RATIO)
+    taps = int(min(MAX_TAPS, max(1, math.ceil(ratio / dpr - 1e-6))))
+    return ratio, taps
+
+
+@system("draw_lanyard", RENDER)
+class DrawLanyard:
+    def __init__(self):
+        self._gl: dict[int, LanyardGL] = {}
+
+    def draw(self, frame, layer_name: str, ctx) -> None:
+        for ent, (pts, card, look, strap, camera, lights, layer) in esper.get_components(
+                Points, Card, CardLook, StrapLook, Camera, Lights, Layer):
+            if layer.name != layer_name:
+                continue
+            gl = self._gl.get(ent)
+            if gl is None:
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap)
+            self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
+
+    def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
+        vp = tuple(ctx.viewport)
+        dpr = vp[2] / max(frame.width, 1.0)
+        ratio, taps = render_ratio(look, dpr)
+        size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
+        fbo = gl.target(size)
+        gl.upload_strap(ribbon(pts.pos, strap.width, strap.samples))
+
+        prog = gl.mesh
+        prog["u_vp"] = _mat4(cam3.view_projection(camera, frame.width, frame.height))
+        prog["u_eye"] = tuple(float(v) for v in camera.eye)
+        prog["u_ambient"] = float(lights.ambient)
+        k = min(len(lights.intensity), MAX_LIGHTS)
+        dirs = np.zeros((MAX_LIGHTS, 3), np.float32)
+        rad = np.zeros((MAX_LIGHTS, 3), np.float32)
+        dirs[:k] = lights.direction[:k]
+        rad[:k] = lights.colour[:k] * lights.intensity[:k, None]
+        prog["u_lights"] = k
+        prog["u_light_dir"] = tuple(dirs.reshape(-1))
+        prog["u_light_rad"] = tuple(rad.reshape(-1))
+        prog["u_tex"] = 0
+
+        old_blend = ctx.blend_func
+        with fbo.activate():
+            ctx.viewport = (0, 0, *size)
+            fbo.clear(color=(0, 0, 0, 0), depth=1.0)
+            with ctx.enabled_only(ctx.DEPTH_TEST):
+                self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
+                           gl.strap_tex)
+                rot = cam3.euler_xyz(card.rot)
+                model = cam3.model(card.pos, card.rot)
+                white = (1.0, 1.0, 1.0)
+                self._part(prog, gl, "front", model, rot, white, CARD_MATERIAL, gl.front_tex)
+                self._part(prog, gl, "back", model, rot, white, CARD_MATERIAL, gl.back_tex)
+                self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
+                self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
+        ctx.viewport = vp
+        with ctx.enabled_only(ctx.BLEND):
+            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+            fbo.color_attachments[0].use(0)
+            c = gl.composite
+            c["u_src"] = 0
+            c["u_dst"] = tuple(float(v) for v in vp)
+            c["u_taps"] = taps
+            gl.empty.render(c, mode=ctx.TRIANGLES, vertices=3)
+        ctx.blend_func = old_blend
+
+    @staticmethod
+    def _part(prog, gl: LanyardGL, name, model, normal, colour, material, tex) -> None:
+        geo = gl.strap_geo if name == "strap" else gl.parts[name]
+        if geo is None:
+            return
+        prog["u_model"] = _mat4(model)
+        prog["u_normal"] = tuple(np.asarray(normal, np.float32).T.reshape(-1))
+        prog["u_colour"] = colour
+        prog["u_material"] = material
+        prog["u_textured"] = 1 if tex is not None else 0
+        if tex is not None:
+            tex.use(0)
+        geo.render(prog)
