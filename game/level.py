@@ -58,14 +58,20 @@ def _syntax_line(e: Exception) -> int | None:
 
 def parse(path: Path) -> dict:
     path = Path(path)
-    if not path.exists():
-        raise LevelError(path, "", "no such level file")
-    if not path.is_file():
-        raise LevelError(path, "", "expected a level file, found a directory or device")
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise LevelError(path, "", f"expected a level file of at most {MAX_FILE_BYTES} bytes, found {size}")
-    raw = path.read_bytes()
+    try:
+        if not path.exists():
+            raise LevelError(path, "", "no such level file")
+        if not path.is_file():
+            raise LevelError(path, "", "expected a level file, found a directory or device")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise LevelError(path, "", f"expected a level file of at most {MAX_FILE_BYTES} bytes, found {size}")
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)   # st_size can lie (/proc files, a file still being written)
+        if len(raw) > MAX_FILE_BYTES:
+            raise LevelError(path, "", f"expected a level file of at most {MAX_FILE_BYTES} bytes, found more")
+    except OSError as e:   # a name too long, no permission, an I/O error: still one line, not a traceback
+        raise LevelError(path, "", f"expected a readable level file, found {e.strerror or type(e).__name__}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
