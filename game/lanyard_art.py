@@ -65,7 +65,7 @@ def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink
     img[::WEAVE_GAP, :] += (255.0 - img[::WEAVE_GAP, :]) * WEAVE_ALPHA
     img[:BORDER_ROWS] = _rgb(border)
     img[h - BORDER_ROWS:] = _rgb(border)
-    pic = Image.fromarray(np.round(img).astype(np.uint8), "RGB")
+    pic = Image.fromarray(np.round(img).astype(np.uint8))
     draw = ImageDraw.Draw(pic)
     face, stroke = font(TEXT_PX)
     for cx in range(TEXT_FIRST, w, TEXT_EVERY):

@@ -1,0 +1,211 @@
+"""The lanyard scene (seed 000 §04): a 3D strap on the engine's integrate/relax, dragged, thrown, springing back."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from components import Constraints, Forces, Pins, Points
+from components.card import Cadence, CardSpring
+from game.clock import STEP
+from game.kinds.lanyard import strap_start
+from game.schema import LevelError
+from tests.lanyard import SETTLE, SIZE, card_pixel, parts
+
+REST = 0.14
+ANCHOR = np.array([0.0, 5.4, 0.0], np.float32)
+
+
+@pytest.fixture
+def lanyard(scenes):
+    return scenes("lanyard.toml", size=SIZE)
+
+
+def spacing(pts: Points) -> np.ndarray:
+    return np.linalg.norm(np.diff(pts.pos.astype(np.float64), axis=0), axis=1)
+
+
+def seed_loop(n=25, steps=SETTLE, rest=REST, g=-40.0, damping=0.97, passes=10, dt=1 / 60):
+    """The seed's strap loop in plain float64 Python, with the engine's pinned-anchor weighting."""
+    a = math.radians(52)
+    pos = [[0.0 + i * rest * math.sin(a), 5.4 + i * rest * math.cos(a), 0.0] for i in range(n)]
+    prev = [p[:] for p in pos]
+    for _ in range(steps):
+        for i in range(1, n):
+            for q in range(3):
+                v = (pos[i][q] - prev[i][q]) * damping
+                prev[i][q] = pos[i][q]
+                pos[i][q] += v + (g * dt * dt if q == 1 else 0.0)
+        for _ in range(passes):
+            for i in range(n - 1):
+                d = [pos[i + 1][q] - pos[i][q] for q in range(3)]
+                dist = math.sqrt(sum(c * c for c in d))
+                wi = 0.0 if i == 0 else 1.0
+                f = (dist - rest) / dist / (wi + 1.0)
+                for q in range(3):
+                    pos[i][q] += d[q] * f * wi
+                    pos[i + 1][q] -= d[q] * f
+    return np.array(pos)
+
+
+def test_the_strap_is_a_3d_engine_body_with_the_seed_constants(lanyard):
+    pts, card, grab, camera = parts(lanyard)
+    ent = lanyard.find(Forces)[0][0]
+    forces, con, pins = (lanyard.component(ent, c) for c in (Forces, Constraints, Pins))
+    assert pts.pos.shape == (25, 3) and pts.pos.dtype == np.float32
+    assert forces.gravity.tolist() == [0.0, -40.0, 0.0] and forces.damping == pytest.approx(0.97)
+    assert con.passes == 10 and np.all(con.rest == np.float32(REST))
+    assert pins.index.tolist() == [0] and np.array_equal(pins.anchor[0], ANCHOR)
+    assert (camera.fov, camera.near, camera.far) == (20.0, 0.1, 100.0)
+    assert camera.eye.tolist() == [0.0, 0.0, 30.0]
+    assert grab.follow == 0.35
+
+
+def test_the_start_layout_is_52_degrees_up_right_at_exactly_the_rest_spacing():
+    pos = strap_start(25, REST, ANCHOR, 52.0)
+    d = np.diff(pos.astype(np.float64), axis=0)
+    assert np.allclose(np.linalg.norm(d, axis=1), REST, rtol=0, atol=2e-6)   # no-jitter rule, to float32 ulps at y ≈ 8
+    assert np.allclose(np.degrees(np.arctan2(d[:, 0], d[:, 1])), 52.0, atol=1e-3)
+    assert np.all(pos[1:, 1] > ANCHOR[1])                                # off-screen, above the anchor
+
+
+def test_the_strap_falls_in_and_settles_at_rest_spacing(lanyard):
+    pts, *_ = parts(lanyard)
+    lanyard.step(SETTLE)
+    d = spacing(pts)
+    assert d.min() >= REST * (1 - 1e-4)
+    assert d.max() <= REST * 1.2 and d.mean() <= REST * 1.1              # 10 passes over 24 links under g = 40
+    assert np.abs(pts.pos[-1, 0]) < 0.01 and np.all(pts.pos[:, 2] == 0)  # straight down, in its plane
+    assert np.abs(pts.pos - pts.prev).max() < 1e-3                       # at rest
+    assert np.allclose(pts.pos, seed_loop(), atol=2e-3)                  # the seed's loop, sequentially
+
+
+def test_the_anchor_never_moves_through_a_drag_and_a_throw(lanyard):
+    pts, *_ = parts(lanyard)
+    lanyard.step(240)
+    x, y = card_pixel(lanyard)
+    lanyard.pointer_down(x, y)
+    seen = []
+    for k in range(60):
+        lanyard.pointer_move(x + 6 * k, y + 3 * k)
+        lanyard.step(1)
+        seen.append(pts.pos[0].copy())
+    lanyard.pointer_up(x + 360, y + 180)
+    for _ in range(120):
+        lanyard.step(1)
+        seen.append(pts.pos[0].copy())
+    assert np.all(np.array(seen) == ANCHOR)
+
+
+def test_release_spring_back_oscillates_with_shrinking_swings_and_settles(lanyard):
+    pts, card, grab, _ = parts(lanyard)
+    lanyard.step(SETTLE)
+    x, y = card_pixel(lanyard)
+    lanyard.pointer_down(x, y)
+    for k in range(20):                         # a fast sideways swipe: the card turns into it
+        lanyard.pointer_move(x + 12 * k, y)
+        lanyard.step(1)
+    assert grab.held and abs(card.rot[1]) > 0.2
+    lanyard.pointer_up(x + 240, y)
+    rot_y = []
+    for _ in range(900):
+        lanyard.step(1)
+        rot_y.append(card.rot[1])
+    rot_y = np.array(rot_y)
+    assert not grab.held
+    crossings = np.flatnonzero(np.diff(np.sign(rot_y)) != 0)
+    assert len(crossings) >= 3                                          # it swings through, back and again
+    peaks = [np.abs(rot_y[a:b + 1]).max() for a, b in zip(crossings[:-1], crossings[1:])]
+    assert all(later < earlier for earlier, later in zip(peaks[:3], peaks[1:4]))
+    assert np.abs(card.rot).max() < 0.01 and np.abs(card.spin).max() < 0.1
+
+
+def test_a_press_beside_the_card_takes_nothing(lanyard):
+    _, card, grab, _ = parts(lanyard)
+    lanyard.step(SETTLE)
+    x, y = card_pixel(lanyard)
+    lanyard.pointer_down(x + 200, y)
+    lanyard.step(1)
+    assert not grab.held and lanyard.pointer.claimed_by == -1
+
+
+def test_same_seed_and_input_replay_bit_identically(scenes):
+    hashes = []
+    for _ in range(2):
+        s = scenes("lanyard.toml", size=SIZE)
+        s.step(200)
+        x, y = card_pixel(s)
+        s.pointer_down(x, y)
+        for k in range(30):
+            s.pointer_move(x - 5 * k, y + 2 * k)
+            s.step(1)
+        s.pointer_up(x - 150, y + 60)
+        s.step(90)
+        hashes.append(s.state_hash())
+    assert hashes[0] == hashes[1]
+
+
+def test_low_power_is_15_points_stepping_every_other_engine_step(scenes, tmp_path):
+    level = tmp_path / "low.toml"
+    level.write_text('[[layer]]\nkind = "lanyard"\nlow_power = true\n')
+    s = scenes(level, size=SIZE)
+    pts, card, grab, _ = parts(s)
+    (ent, cad), = s.find(Cadence)
+    forces, spring = s.component(ent, Forces), s.component(ent, CardSpring)
+    assert pts.n == 15 and cad.every == 2 and spring.dt == pytest.approx(2 * STEP)
+    # One strap step of 1/30 s sees g·(1/30)²: integrate's dt² is (1/60)², so gravity carries every².
+    assert forces.gravity[1] * STEP ** 2 == pytest.approx(-40.0 * (1 / 30) ** 2)
+    for _ in range(20):
+        before = pts.pos.copy(), pts.prev.copy()
+        s.step(1)
+        moved = not np.array_equal(before[0], pts.pos)
+        assert moved == ((s.frame.steps - 1) % 2 == 0)                   # it moves only on its own steps
+    s.step(900)
+    d = spacing(pts)
+    # g·dt² is four times larger per step: the top link carries ≈36 % stretch (the seed's mobile strap too).
+    assert d.min() >= REST * (1 - 1e-4) and d.max() <= REST * 1.4
+
+
+def _level(tmp_path, image: str, sub: str = "lv") -> str:
+    d = tmp_path / sub
+    d.mkdir(exist_ok=True)
+    p = d / "card.toml"
+    p.write_text(f'[[layer]]\nkind = "lanyard"\ncard_image = "{image}"\n')
+    return p
+
+
+@pytest.mark.parametrize("image, found", [
+    ("nope.png", "no file at 'nope.png'"),
+    ("../outside.png", "leads outside it"),
+    ("/etc/passwd", "the absolute path"),
+    ("bad.png", "not a readable image"),
+    ("pic.jpg", "a JPEG image"),
+])
+def test_a_missing_bad_or_escaping_card_image_is_a_one_line_level_error(tmp_path, image, found):
+    from PIL import Image
+    from game.level import load
+    (tmp_path / "outside.png").write_bytes(b"")
+    lv = _level(tmp_path, image)
+    (lv.parent / "bad.png").write_bytes(b"not a png at all")
+    Image.new("RGB", (4, 4)).save(lv.parent / "pic.jpg")
+    with pytest.raises(LevelError) as e:
+        load(lv)
+    msg = str(e.value)
+    assert "\n" not in msg and str(lv) in msg and "layer[0].card_image" in msg
+    assert "expected a PNG file inside" in msg and found in msg
+
+
+def test_a_card_image_inside_the_level_folder_is_used(scenes, tmp_path, gl_window):
+    from PIL import Image
+    from game.render import Offscreen
+    lv = _level(tmp_path, "art/badge.png")
+    (lv.parent / "art").mkdir()
+    Image.new("RGB", (64, 90), (0, 160, 255)).save(lv.parent / "art" / "badge.png")
+    s = scenes(lv, size=SIZE)
+    s.step(SETTLE)
+    off = Offscreen(gl_window.ctx, SIZE)
+    off.render(s)
+    x, y = card_pixel(s)
+    r, g, b = off.pixels()[int(y), int(x), :3].astype(int)
+    assert b > 180 and r < 60 and g > 100                               # the picture's blue, lit
