@@ -36,3 +36,6 @@ def load_builtin() -> None:
     import pkgutil
     for m in sorted(m.name for m in pkgutil.iter_modules(__path__)):
         importlib.import_module(f"{__name__}.{m}")
+
+
+load_builtin()   # importing game.kinds registers every built-in kind (plugins may build on them)

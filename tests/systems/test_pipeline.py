@@ -8,9 +8,16 @@ from systems.pipeline import PipelineError, Registry, SystemSpec, order
 
 def test_esper_runs_the_declared_order(scenes):
     scene = scenes("rope.toml")
-    declared = [s.cls for s in order() if s.stage != pipeline.RENDER]
+    declared = [s.cls for s in order(pipeline.scene_systems(scene.level.systems)) if s.stage != pipeline.RENDER]
     with scene.active():
         assert [type(p) for p in esper._processors] == declared
+
+
+def test_opt_in_systems_run_only_where_named():
+    r = _reg(("a", "relax", (), ()))
+    r.add(SystemSpec("extra", "emit", type("E", (_P,), {}), default=False))
+    assert pipeline.scene_systems(registry=r) == ["a"]
+    assert pipeline.scene_systems(["extra"], registry=r) == ["a", "extra"]
 
 
 def test_builtin_stages_run_input_integrate_relax():
