@@ -6,12 +6,15 @@ declarations validate files, fill defaults and write docs/levels.md.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")   # TOML bare keys, cut at a length a message can show
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}  # what splitlines splits on
 
 
 class LevelError(Exception):
@@ -20,7 +23,12 @@ class LevelError(Exception):
     def __init__(self, file, path: str, message: str, line: int | None = None):
         self.file, self.path, self.message, self.line = str(file), path, message, line
         where = f"{self.file}:{line}" if line else self.file
-        super().__init__(f"{where}: {path + ': ' if path else ''}{message}")
+        super().__init__(f"{where}: {path + ': ' if path else ''}{message}".translate(_LINE_BREAKS))  # always one line
+
+
+def key_name(name: str) -> str:
+    """A key as an error's key path shows it: bare when TOML allows, else quoted, escaped and cut."""
+    return name if _BARE_KEY.match(name) else json.dumps(name[:64]) + ("…" if len(name) > 64 else "")
 
 
 def _found(v: Any) -> str:
@@ -122,7 +130,7 @@ def validate(data: dict, schema: Table, file, path: str = "", skip=()) -> dict:
         fail(path, f"expected a table, found {_found(data)}")
     out: dict = {}
     for name, v in data.items():
-        p = f"{path}.{name}" if path else name
+        p = f"{path}.{key_name(name)}" if path else key_name(name)
         if name in skip:
             continue
         if name in schema.keys:
