@@ -1,11 +1,79 @@
-"""Key bindings: the one table the window, the README and help read from."""
+"""Key bindings: the one table the window, the help overlay, ``--help`` and the README read from.
+
+``python -m game.keys`` prints the README's key table; tests/game/test_keys.py
+checks the README holds exactly that table, so a new binding cannot go
+undocumented.
+"""
 from __future__ import annotations
 
-# (key name as arcade.key spells it, what it does)
-BINDINGS = [
-    ("T", "toggle light / dark theme"),
-    ("R", "reset the scene"),
-    ("SPACE", "pause / resume"),
-    ("PERIOD", "step once while paused"),
-    ("ESCAPE", "quit"),
-]
+from dataclasses import dataclass
+
+LEVEL_KEYS = 9   # number keys 1..9 open the shipped level with that number in `--list`
+
+
+@dataclass(frozen=True)
+class Binding:
+    action: str              # the Controller action it runs (game/controller.py)
+    keys: tuple[str, ...]    # key names as arcade.key spells them
+    label: str               # how the help overlay and the README show the keys
+    doc: str                 # what it does, one short line
+
+
+BINDINGS = (
+    Binding("help", ("H", "F1"), "H / F1", "show / hide the list of keys"),
+    Binding("stats", ("F",), "F", "show / hide statistics: FPS, ms per step, elements, draw calls"),
+    Binding("next", ("N",), "N", "next shipped level"),
+    Binding("previous", ("P",), "P", "previous shipped level"),
+    Binding("level", tuple(f"KEY_{i}" for i in range(1, LEVEL_KEYS + 1))
+            + tuple(f"NUM_{i}" for i in range(1, LEVEL_KEYS + 1)),
+            f"1 … {LEVEL_KEYS}", "shipped level by its number in --list"),
+    Binding("pause", ("SPACE",), "Space", "pause / resume"),
+    Binding("step", ("PERIOD",), ".", "step once while paused"),
+    Binding("reset", ("R",), "R", "reset the scene"),
+    Binding("theme", ("T",), "T", "toggle light / dark theme"),
+    Binding("motion", ("M",), "M", "toggle reduced motion"),
+    Binding("screenshot", ("S",), "S", "save a screenshot (PNG)"),
+    Binding("record", ("G",), "G", "start / stop recording a GIF"),
+    Binding("quit", ("ESCAPE",), "Esc", "quit"),
+)
+
+
+def codes() -> dict[int, tuple[str, int | None]]:
+    """arcade key code → (action, argument); the argument is the level index for number keys."""
+    import arcade.key   # lazily: `--help` must not need a GL-capable arcade import
+    out: dict[int, tuple[str, int | None]] = {}
+    for b in BINDINGS:
+        for name in b.keys:
+            code = getattr(arcade.key, name)
+            if code in out:
+                raise ValueError(f"key {name} is bound twice")
+            arg = int(name.rsplit("_", 1)[1]) - 1 if b.action == "level" else None
+            out[code] = (b.action, arg)
+    return out
+
+
+def lookup(symbol: int) -> tuple[str, int | None] | None:
+    """(action, argument) for an arcade key code, or None if unbound."""
+    global _codes
+    if _codes is None:
+        _codes = codes()
+    return _codes.get(symbol)
+
+
+_codes: dict | None = None
+
+
+def epilog() -> str:
+    """The keys as one paragraph for ``--help``."""
+    return "Keys in the window: " + "; ".join(f"{b.label}: {b.doc}" for b in BINDINGS) + "."
+
+
+def markdown() -> str:
+    """The README's key table."""
+    rows = ["| key | what it does |", "|---|---|"]
+    rows += [f"| {b.label} | {b.doc} |" for b in BINDINGS]
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

@@ -1,0 +1,285 @@
+"""What keys and frames do to the running toy — the window's logic, with no window.
+
+The window (game/window.py) forwards each key press, frame time and drawn
+image here and draws the text this class says; so every key's effect, level
+switching, hot reload and capture run (and are tested) headless. The keys
+themselves are the table in game/keys.py.
+
+    ctl = Controller(Scene.load("levels/rope.toml"), out_dir="/tmp")
+    ctl.press(arcade.key.N)    # or ctl.do("next")
+    ctl.update(1 / 60)         # steps the scene, polls the level file
+"""
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+from game import keys, level
+from game.clock import Clock
+from game.record import GifRecorder
+from game.reload import LevelWatcher
+from game.scene import Scene
+from game.schema import LevelError
+from game.stats import Rates, elements
+
+BANNER_SECONDS = 2.0   # s a newly opened level's title stays on screen: long enough to read, then out of the way
+STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) stays
+HINT_SECONDS = 6.0     # s the first-start hint stays
+HINT = "H shows the keys"
+MESSAGE_MAX_DT = 0.1   # s: a stalled frame (first-step compile, a drag of the window) counts this much toward messages
+
+
+class Controller:
+    def __init__(self, scene: Scene, levels=None, reduced_motion: bool | None = None, out_dir="."):
+        self.scene = scene
+        self.levels = [Path(p).resolve() for p in (level.shipped() if levels is None else levels)]
+        self.reduced_motion = reduced_motion   # None: each level's own; M sets the player's choice
+        self.out_dir = Path(out_dir)
+        self.clock = Clock()
+        self.rates = Rates()
+        self.watcher = LevelWatcher(scene.level.path)
+        self.paused = self.show_help = self.show_stats = self.quit = False
+        self.draw_calls = 0
+        self.now = 0.0                      # s of frame time since start: messages expire by it
+        self.revision = 0                   # +1 whenever a new scene replaces the old (title, caption)
+        self.recorder: GifRecorder | None = None
+        self._shot = False
+        self._savers: list[threading.Thread] = []
+        self._banner = (scene.level.title, BANNER_SECONDS)
+        self._status = (HINT, HINT_SECONDS)
+        self._stats = ""
+        self._actions = {
+            "help": self.toggle_help, "stats": self.toggle_stats, "next": self.next_level,
+            "previous": self.previous_level, "level": self.open_number, "pause": self.pause,
+            "step": self.step_once, "reset": self.reset, "theme": self.theme, "motion": self.motion,
+            "screenshot": self.screenshot, "record": self.record, "quit": self.request_quit,
+        }
+        assert set(self._actions) == {b.action for b in keys.BINDINGS}, "game/keys.py and the actions disagree"
+
+    # ── keys ─────────────────────────────────────────────────────────────────
+    def press(self, symbol: int) -> bool:
+        """Run the action bound to an arcade key code; False if the key is unbound."""
+        found = keys.lookup(symbol)
+        if found is None:
+            return False
+        self.do(*found)
+        return True
+
+    def do(self, action: str, arg: int | None = None) -> None:
+        if arg is None:
+            self._actions[action]()
+        else:
+            self._actions[action](arg)
+
+    def toggle_help(self):
+        self.show_help = not self.show_help
+        if self._status[0] == HINT:
+            self._status = ("", 0.0)         # the hint has done its job
+
+    def toggle_stats(self):
+        self.show_stats = not self.show_stats
+        self._refresh_stats()
+
+    def pause(self):
+        self.paused = not self.paused
+
+    def step_once(self):
+        if self.paused:
+            self._step(1)
+
+    def reset(self):
+        self.scene.reset()
+
+    def theme(self):
+        self.scene.toggle_theme()
+
+    def motion(self):
+        self.reduced_motion = self.scene.toggle_reduced_motion()
+        self.flash(f"reduced motion {'on' if self.reduced_motion else 'off'}")
+
+    def request_quit(self):
+        self.quit = True
+
+    # ── levels ───────────────────────────────────────────────────────────────
+    def _index(self) -> int | None:
+        path = Path(self.scene.level.path).resolve()
+        return self.levels.index(path) if path in self.levels else None
+
+    def next_level(self):
+        i = self._index()
+        self.open_number(0 if i is None else (i + 1) % len(self.levels))
+
+    def previous_level(self):
+        i = self._index()
+        self.open_number(len(self.levels) - 1 if i is None else (i - 1) % len(self.levels))
+
+    def open_number(self, i: int):
+        if not 0 <= i < len(self.levels):
+            self.flash(f"no level {i + 1}: there are {len(self.levels)} (python -m game --list)")
+            return
+        self.open(self.levels[i])
+
+    def open(self, path) -> bool:
+        """Replace the scene with the level at ``path``, at the current size; keep the old one on error."""
+        try:
+            new = Scene.load(path, size=(self.scene.width, self.scene.height), reduced_motion=self.reduced_motion)
+        except LevelError as e:
+            self.flash(str(e))
+            return False
+        self._adopt(new)
+        self.watcher = LevelWatcher(path)
+        return True
+
+    def _adopt(self, new: Scene, banner: str | None = None) -> None:
+        old, self.scene = self.scene, new
+        old.close()
+        self.revision += 1
+        self._banner = (banner or new.level.title, self.now + BANNER_SECONDS)
+        self._refresh_stats()
+
+    # ── frames ───────────────────────────────────────────────────────────────
+    def update(self, dt: float) -> int:
+        """A frame of ``dt`` seconds passed: poll the level file, run the fixed steps due. Returns steps run."""
+        self.now += min(max(0.0, dt), MESSAGE_MAX_DT)   # messages are not missed during a stall
+        new = self.watcher.tick(dt, self.scene)
+        if new is not None:
+            self._adopt(new, banner=f"reloaded {new.level.path.name}")
+        n = self.clock.advance(dt)
+        if n and not self.paused:
+            self._step(n)
+            return n
+        return 0
+
+    def _step(self, n: int) -> None:
+        t0 = time.perf_counter()
+        self.scene.step(n)
+        self.rates.steps(n, time.perf_counter() - t0)
+
+    def resize(self, width: float, height: float) -> None:
+        self.scene.resize(width, height)
+
+    def frame(self, dt: float, grab, draw_calls: int = 0) -> None:
+        """The scene was drawn (``dt`` s after the last frame) with ``draw_calls`` draw calls;
+        ``grab()`` returns that picture as a PIL image, for a pending screenshot or the recording."""
+        self.draw_calls = draw_calls
+        if self.rates.frame(dt):
+            self._refresh_stats()
+        if self._shot:
+            self._shot = False
+            path = self._capture_path(".png")
+            grab().convert("RGB").save(path)
+            print(f"saved {path}", flush=True)
+            self.flash(f"saved {path}")
+        if self.recorder is not None and self.recorder.due(dt):
+            self.recorder.add(grab())
+            if self.recorder.full:
+                self.record()
+
+    # ── capture ──────────────────────────────────────────────────────────────
+    def _capture_path(self, suffix: str) -> Path:
+        stem = f"ropework-{Path(self.scene.level.path).stem}-{datetime.now():%Y%m%d-%H%M%S}"
+        path, n = self.out_dir / f"{stem}{suffix}", 1
+        while path.exists():
+            n += 1
+            path = self.out_dir / f"{stem}-{n}{suffix}"
+        return path.resolve()
+
+    def screenshot(self):
+        self._shot = True        # taken from the next drawn frame
+
+    def record(self):
+        """Start recording the screen to a GIF, or stop and save it (in the background)."""
+        if self.recorder is None:
+            self.recorder = GifRecorder()
+            self.flash("recording (G stops)")
+            return
+        rec, self.recorder = self.recorder, None
+        if not rec.frames:
+            self.flash("recording stopped: no frames")
+            return
+        path = self._capture_path(".gif")
+        self.flash(f"saving {path.name} …")
+        t = threading.Thread(target=self._save, args=(rec, path), daemon=False)
+        self._savers.append(t)
+        t.start()
+
+    def _save(self, rec: GifRecorder, path: Path) -> None:
+        try:
+            rec.save(path)
+            msg = f"saved {path} ({len(rec.frames)} frames, {rec.seconds:.1f} s)"
+        except OSError as e:
+            msg = f"could not save {path}: {e}"
+        print(msg, flush=True)
+        self.flash(msg)
+
+    def finish(self) -> None:
+        """Stop a recording (saving it) and wait for every save; call before quitting."""
+        if self.recorder is not None:
+            self.record()
+        for t in self._savers:
+            t.join()
+        self._savers.clear()
+
+    def close(self) -> None:
+        self.finish()
+        self.scene.close()
+
+    # ── what the overlays say ────────────────────────────────────────────────
+    def flash(self, text: str) -> None:
+        """Show a one-line message for a few seconds."""
+        self._status = (text, self.now + STATUS_SECONDS)
+
+    @property
+    def title(self) -> str:
+        return self.scene.level.title
+
+    @property
+    def banner(self) -> str:
+        """The level title, briefly, after a level opens."""
+        text, until = self._banner
+        return text if self.now < until else ""
+
+    @property
+    def status(self) -> str:
+        """The bottom line: recording and pause states, else the latest message while it lasts."""
+        if self.recorder is not None:
+            return f"● REC {self.recorder.seconds:.1f} s — G stops"
+        text, until = self._status
+        if self.now < until:
+            return text
+        return "paused — Space resumes, . steps" if self.paused else ""
+
+    @property
+    def error(self) -> str:
+        """The open level file's load error, shown until a save fixes it."""
+        return self.watcher.error or ""
+
+    def help_rows(self) -> list[tuple[str, str]]:
+        """(keys, what they do) for the help overlay: every binding, from game/keys.py."""
+        return [(b.label, b.doc) for b in keys.BINDINGS]
+
+    def help_heading(self) -> str:
+        lv = self.scene.level
+        return f"{lv.title} — {lv.description}" if lv.description else lv.title
+
+    def _refresh_stats(self) -> None:
+        counts = elements(self.scene)
+        total = sum(counts.values())
+        detail = ", ".join(f"{k} {v}" for k, v in counts.items())
+        w, h = int(self.scene.width), int(self.scene.height)
+        self._stats = "\n".join([
+            self.title,
+            f"{self.rates.fps:.1f} FPS",
+            f"{self.rates.step_ms:.2f} ms per step",
+            f"{total} elements ({detail})" if detail else "0 elements",
+            f"{self.draw_calls} draw call{'' if self.draw_calls == 1 else 's'}",
+            f"{w}×{h}  seed {self.scene.seed}  {self.scene.theme}"
+            + ("  reduced motion" if self.scene.reduced_motion else ""),
+        ])
+
+    @property
+    def stats(self) -> str:
+        """The statistics overlay's text; refreshed twice a second, so it can be read."""
+        return self._stats

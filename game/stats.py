@@ -1,0 +1,74 @@
+"""What the statistics overlay (F) shows: elements per toy, draw calls, frame and step rates."""
+from __future__ import annotations
+
+import importlib
+from contextlib import contextmanager
+
+import numpy as np
+
+# (label, module, component class, how many elements one component holds). A toy whose
+# component is not here still counts its Points; add a row to count its own elements.
+ELEMENTS = (
+    ("points", "components.body", "Points", lambda c: int(c.n)),
+    ("dots", "components.dots", "DotGrid", lambda c: int(len(c.origin))),
+    ("sparks", "components.sparks", "Sparks", lambda c: int(np.count_nonzero(c.life > 0))),
+)
+RATE_WINDOW = 0.5   # s: FPS and ms per step are averaged over this much wall time, so the text is readable
+
+
+def elements(scene) -> dict[str, int]:
+    """{label: count} of every kind of element alive in the scene (labels with none are left out)."""
+    out = {}
+    for label, module, cls_name, count in ELEMENTS:
+        try:
+            cls = getattr(importlib.import_module(module), cls_name)
+        except (ImportError, AttributeError):   # a toy that is not installed counts nothing
+            continue
+        n = sum(count(c) for _, c in scene.find(cls))
+        if n:
+            out[label] = n
+    return out
+
+
+@contextmanager
+def count_draws():
+    """Count arcade.gl draw calls (``Geometry.render``) made inside the block: ``with count_draws() as n: ...; n[0]``."""
+    from arcade.gl import Geometry
+    real = Geometry.render
+    calls = [0]
+
+    def render(self, *args, **kwargs):
+        calls[0] += 1
+        return real(self, *args, **kwargs)
+    Geometry.render = render
+    try:
+        yield calls
+    finally:
+        Geometry.render = real
+
+
+class Rates:
+    """Frames per second and milliseconds per simulation step, averaged over RATE_WINDOW."""
+
+    def __init__(self, window: float = RATE_WINDOW):
+        self.window = window
+        self.fps = 0.0
+        self.step_ms = 0.0
+        self._t = self._frames = self._steps = self._step_s = 0.0
+
+    def frame(self, dt: float) -> bool:
+        """One frame drawn, ``dt`` seconds after the previous; True when the averages were updated."""
+        self._t += max(0.0, dt)
+        self._frames += 1
+        if self._t >= self.window:
+            self.fps = self._frames / self._t
+            if self._steps:
+                self.step_ms = 1000.0 * self._step_s / self._steps
+            self._t = self._frames = self._steps = self._step_s = 0.0
+            return True
+        return False
+
+    def steps(self, n: int, seconds: float) -> None:
+        """``n`` steps took ``seconds`` of wall time."""
+        self._steps += n
+        self._step_s += seconds
