@@ -1,45 +1,174 @@
-"""The Arcade window that plays a scene: fixed-step clock, pointer mapping, keys.
+"""The Arcade window that plays a scene: fixed-step clock, pointer mapping, keys, overlays.
 
 Arcade reports the pointer in window coordinates with y up; scenes use pixels
 with y down (as the seeds), so y is flipped here and nowhere else. Logical
 window units are used throughout, so HiDPI framebuffers change nothing.
+
+Everything a key or a frame does lives in game/controller.py (tested headless);
+this module only forwards events to it and draws the text it says.
 """
 from __future__ import annotations
 
-import arcade
+import time
 
-from game.clock import Clock
+import arcade
+import pyglet
+from PIL import Image
+
+from game import keys
+from game.controller import Controller
 from game.scene import Scene
+from game.stats import count_draws
+
+PAD = 10                       # px around overlay text, and from the window edges
+PANEL = (0, 0, 0, 178)         # overlay backdrop: dark at 70 % so text reads on either theme
+TEXT = (240, 240, 240, 255)
+DIM = (170, 200, 205, 255)     # key names in the help, a calmer colour than the descriptions
+ERROR = (255, 130, 110, 255)
+FONT = 12                      # pt: overlay text
+BANNER_FONT = 26               # pt: a newly opened level's title
+HELP_KEYS_WIDTH = 90           # px: the help's key column
+HELP_WIDTH = 560               # px: the help's heading wraps at this width
+ROW = 20                       # px between help lines at FONT
+
+
+class Overlay:
+    """The window's text, created once in one pyglet batch; text is laid out again only when it changes."""
+
+    def __init__(self):
+        self.batch = pyglet.graphics.Batch()
+
+        def text(color=TEXT, **kw):
+            return arcade.Text("", 0, 0, color, FONT, batch=self.batch, anchor_y="top", **kw)
+        self.help_head = text(multiline=True, width=HELP_WIDTH, bold=True)
+        self.help_rows = [(text(color=DIM), text()) for _ in keys.BINDINGS]   # one line per binding
+        self.stats = text(multiline=True, width=420)
+        self.banner = arcade.Text("", 0, 0, TEXT, BANNER_FONT, batch=self.batch, anchor_x="center",
+                                  anchor_y="center", bold=True)
+        self.status = text()
+        self.error = text(multiline=True, width=600, color=ERROR)
+        self._size = (0, 0)
+        self._help_box = (0, 0)
+
+    @staticmethod
+    def _set(t: arcade.Text, value: str) -> bool:
+        """Show ``value`` (hidden when empty); True if anything changed."""
+        if t.text != value:
+            t.text = value
+            changed = True
+        else:
+            changed = False
+        if t.visible != bool(value):
+            t.visible = bool(value)
+            changed = True
+        return changed
+
+    def update(self, ctl: Controller, width: int, height: int) -> None:
+        changed = (width, height) != self._size
+        changed |= self._set(self.help_head, ctl.help_heading() if ctl.show_help else "")
+        for (kt, dt), (label, doc) in zip(self.help_rows, ctl.help_rows()):
+            changed |= self._set(kt, label if ctl.show_help else "")
+            changed |= self._set(dt, doc if ctl.show_help else "")
+        changed |= self._set(self.stats, ctl.stats if ctl.show_stats else "")
+        changed |= self._set(self.banner, ctl.banner)
+        changed |= self._set(self.status, ctl.status)
+        changed |= self._set(self.error, ctl.error)
+        if changed:
+            self._layout(width, height)
+
+    def _layout(self, w: int, h: int) -> None:
+        self._size = (w, h)
+        self.stats.position = (PAD * 2, h - PAD * 2)
+        self.banner.position = (w / 2, h * 0.78)
+        self.status.position = (PAD * 2, PAD * 2 + self.status.content_height)
+        self.error.width = max(50, w - 4 * PAD)
+        below = (self.status.content_height + PAD * 2) if self.status.visible else 0
+        self.error.position = (PAD * 2, PAD * 2 + below + self.error.content_height)
+        self.help_head.width = max(50, min(HELP_WIDTH, w - 6 * PAD))
+        docs = max(d.content_width for _, d in self.help_rows)
+        head = self.help_head.content_height + ROW
+        self._help_box = (max(self.help_head.content_width, HELP_KEYS_WIDTH + docs), head + ROW * len(self.help_rows))
+        x0, y0 = (w - self._help_box[0]) / 2, (h + self._help_box[1]) / 2
+        self.help_head.position = (x0, y0)
+        for i, (kt, dt) in enumerate(self.help_rows):
+            kt.position = (x0, y0 - head - i * ROW)
+            dt.position = (x0 + HELP_KEYS_WIDTH, y0 - head - i * ROW)
+
+    def draw(self) -> None:
+        for left, right, bottom, top in self._panels():
+            arcade.draw_lrbt_rectangle_filled(left - PAD, right + PAD, bottom - PAD, top + PAD, PANEL)
+        self.batch.draw()
+
+    def _panels(self):
+        if self.help_head.visible:
+            x, y = self.help_head.position
+            yield x, x + self._help_box[0], y - self._help_box[1], y
+        for t in (self.stats, self.status, self.error):
+            if t.visible:
+                x, y = t.position
+                yield x, x + t.content_width, y - t.content_height, y
+        if self.banner.visible:
+            x, y = self.banner.position
+            cw, ch = self.banner.content_width, self.banner.content_height
+            yield x - cw / 2, x + cw / 2, y - ch / 2, y + ch / 2
 
 
 class PlayWindow(arcade.Window):
-    def __init__(self, scene: Scene, title: str = "ropework"):
-        super().__init__(int(scene.width), int(scene.height), f"ropework — {title}", resizable=True)
-        self.scene = scene
-        self.clock = Clock()
-        self.paused = False
+    def __init__(self, ctl: Controller):
+        scene = ctl.scene
+        super().__init__(int(scene.width), int(scene.height), f"ropework — {ctl.title}", resizable=True)
+        self.ctl = ctl
+        self.overlay = Overlay()
+        self._revision = ctl.revision
+        self._last_draw = time.perf_counter()
         self.set_mouse_cursor(self.get_system_mouse_cursor(self.CURSOR_HAND))
+
+    @property
+    def scene(self) -> Scene:
+        return self.ctl.scene
 
     # ── frame ────────────────────────────────────────────────────────────────
     def on_update(self, delta_time: float):
-        n = self.clock.advance(delta_time)
-        if n and not self.paused:
-            self.scene.step(n)
+        self.ctl.update(delta_time)
+        if self.ctl.revision != self._revision:            # a level opened or reloaded
+            self._revision = self.ctl.revision
+            self.set_caption(f"ropework — {self.ctl.title}")
+            if (self.scene.width, self.scene.height) != (self.width, self.height) and self.width > 0:
+                self.ctl.resize(self.width, self.height)
 
     def on_draw(self):
         self.clear(color=tuple(int(round(c * 255)) for c in self.scene.background))
-        self.scene.draw(self.ctx)
+        with count_draws() as calls:
+            self.scene.draw(self.ctx)
+        now = time.perf_counter()
+        dt, self._last_draw = now - self._last_draw, now
+        self.ctl.frame(dt, self._grab, calls[0])
+        self.default_camera.use()
+        self.ctx.enable(self.ctx.BLEND)
+        self.ctx.blend_func = self.ctx.BLEND_DEFAULT
+        self.overlay.update(self.ctl, self.width, self.height)
+        self.overlay.draw()
+
+    def _grab(self) -> Image.Image:
+        """What the scene drew this frame (overlays come after, so they are not in captures)."""
+        w, h = self.get_framebuffer_size()
+        data = self.ctx.screen.read(viewport=(0, 0, w, h), components=3)
+        return Image.frombytes("RGB", (w, h), data).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
 
     def on_resize(self, width: int, height: int):
         super().on_resize(width, height)
         if width > 0 and height > 0:          # minimised windows report 0×0
-            self.scene.resize(width, height)
+            self.ctl.resize(width, height)
 
     def on_hide(self):
-        self.clock.pause()
+        self.ctl.clock.pause()
 
     def on_show(self):
-        self.clock.resume()
+        self.ctl.clock.resume()
+
+    def on_close(self):
+        self.ctl.finish()                     # a recording in progress is saved
+        super().on_close()
 
     # ── pointer ──────────────────────────────────────────────────────────────
     def _y(self, y: float) -> float:
@@ -66,25 +195,18 @@ class PlayWindow(arcade.Window):
     def on_deactivate(self):
         self.scene.pointer_leave()          # focus lost mid-drag: let go
 
-    # ── keys (the table is game/keys.py) ────────────────────────────────────
+    # ── keys (the table is game/keys.py, the effects game/controller.py) ────
     def on_key_press(self, symbol, modifiers):
-        k = arcade.key
-        if symbol == k.T:
-            self.scene.toggle_theme()
-        elif symbol == k.R:
-            self.scene.reset()
-        elif symbol == k.SPACE:
-            self.paused = not self.paused
-        elif symbol == k.PERIOD and self.paused:
-            self.scene.step(1)
-        elif symbol == k.ESCAPE:
+        self.ctl.press(symbol)
+        if self.ctl.quit:
             self.close()
 
 
-def play(scene: Scene, title: str) -> None:
-    window = PlayWindow(scene, title)
+def play(scene: Scene, reduced_motion: bool | None = None) -> None:
+    ctl = Controller(scene, reduced_motion=reduced_motion)
+    window = PlayWindow(ctl)
     try:
         arcade.run()
     finally:
-        scene.close()
+        ctl.close()
         del window

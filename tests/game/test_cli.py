@@ -63,3 +63,51 @@ def test_without_a_display_it_says_how_to_record():
     r = run(str(LEVELS / "rope.toml"), env=env)
     assert r.returncode == 2
     assert "no display" in r.stderr and "--record" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_list_shows_every_shipped_levels_number_title_and_description():
+    from game import level
+    r = run("--list")
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(level.shipped())
+    for i, (path, line) in enumerate(zip(level.shipped(), lines), 1):
+        lv = level.load(path)
+        assert line.split()[:2] == [str(i), path.name] and f"{lv.title}: {lv.description}" in line
+
+
+def test_validate_ok_files_exit_0(capsys):
+    from game import level
+    from game.cli import main
+    paths = [str(p) for p in level.shipped()]
+    assert main(["validate", *paths]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{p}: OK" for p in paths]
+
+
+def test_validate_reports_each_bad_file_in_one_line_and_exits_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[layer]]\nkind = "ropez"\n')
+    broken = tmp_path / "broken.toml"
+    broken.write_text('title = "x\n')
+    good = LEVELS / "rope.toml"
+    r = run("validate", str(good), str(bad), str(broken))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == f"{good}: OK"
+    assert out[1].startswith(f"{bad}: layer[0].kind: unknown entity kind 'ropez'") and "ropes" in out[1]
+    assert out[2].startswith(f"{broken}:1: TOML syntax error") and len(out) == 3
+
+
+def test_validate_without_files_says_how_and_exits_2(capsys):
+    from game.cli import main
+    assert main(["validate"]) == 2
+    assert "usage: python -m game validate FILE" in capsys.readouterr().err
+
+
+def test_mp4_without_the_video_extra_is_one_clear_line(monkeypatch, tmp_path, capsys):
+    from game.cli import main
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)     # as if not installed
+    assert main([str(LEVELS / "rope.toml"), "--record", str(tmp_path / "x.mp4"), "--frames", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "ropework: error: MP4 needs the optional video extra: pip install 'ropework[video]' " \
+                  "(or record .gif or .png)"
+    assert not (tmp_path / "x.mp4").exists()
