@@ -6,6 +6,7 @@ modules, and every count and size is capped before anything is allocated.
 from __future__ import annotations
 
 import re
+import reprlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,7 +114,7 @@ def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
             raise LevelError(path, f"{p}.kind", "missing; expected one of " + ", ".join(sorted(kinds_mod.KINDS)))
         if not isinstance(kind_name, str) or kind_name not in kinds_mod.KINDS:
             hint = suggest(str(kind_name), kinds_mod.KINDS).replace("valid keys", "registered kinds")
-            raise LevelError(path, f"{p}.kind", f"unknown entity kind {kind_name!r}{hint}")
+            raise LevelError(path, f"{p}.kind", f"unknown entity kind {reprlib.repr(kind_name)}{hint}")
         k = kinds_mod.KINDS[kind_name]
         schema = Table({**{c.name: c for c in LAYER_COMMON}, **k.schema.keys}, k.schema.arrays)
         cfg = validate(raw, schema, path, p)
