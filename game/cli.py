@@ -98,6 +98,8 @@ def main(argv=None) -> int:
     if argv[:1] == ["validate"]:
         return validate(argv[1:])
     args = parser().parse_args(argv)
+    if args.record:
+        os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade (levels import systems)
     from game import plugins
     if args.no_plugins:
         os.environ[plugins.ENV_OFF] = "1"
@@ -120,7 +122,6 @@ def main(argv=None) -> int:
             return EXIT_BAD_INPUT
     try:
         if args.record:
-            os.environ.setdefault("ARCADE_HEADLESS", "1")   # before arcade is imported
             from game.record import record
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion)

@@ -111,3 +111,12 @@ def test_mp4_without_the_video_extra_is_one_clear_line(monkeypatch, tmp_path, ca
     assert err == "ropework: error: MP4 needs the optional video extra: pip install 'ropework[video]' " \
                   "(or record .gif or .png)"
     assert not (tmp_path / "x.mp4").exists()
+
+
+def test_record_needs_no_display_at_all(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
+    out = tmp_path / "r.png"
+    r = subprocess.run([sys.executable, "-m", "game", str(LEVELS / "rope.toml"), "--record", str(out), "--frames", "2",
+                        "--size", "64x48"], capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert Image.open(out).size == (64, 48)
