@@ -52,6 +52,7 @@ from systems.pipeline import RENDER, system
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
+BOX_PAD = 2.0          # scene px around the layer's projected bounds: room for edge anti-aliasing
 MAX_LIGHTS = 8          # directional lights the shader takes (level files allow 8)
 CORNER_RADIUS = 0.1     # units: the card's rounded corners (an ID card's 3 mm on 86 mm, scaled)
 CORNER_STEPS = 8        # segments per rounded corner
@@ -348,7 +349,12 @@ class LanyardGL:
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
         self.parts = {}
-        for name, (verts, idx) in card_meshes(card).items():
+        meshes = card_meshes(card)
+        allv = np.concatenate([v for v, _ in meshes.values()])[:, :3]
+        lo, hi = allv.min(axis=0), allv.max(axis=0)
+        self.card_corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                                      for z in (lo[2], hi[2])], np.float64)   # the card's box, own frame
+        for name, (verts, idx) in meshes.items():
             self.parts[name] = ctx.geometry(
                 [BufferDescription(ctx.buffer(data=verts.tobytes()), "3f 3f 2f", layout)],
                 index_buffer=ctx.buffer(data=idx.tobytes()), index_element_size=4, mode=ctx.TRIANGLES)
@@ -395,6 +401,29 @@ class LanyardGL:
             self.strap_k = k
 
 
+def screen_box(camera: Camera, width: float, height: float, world: np.ndarray):
+    """Scene-pixel bounds (x0, y0, x1, y1) of world points, padded and clipped to the view.
+
+    None when nothing is on screen; the whole view when a point is behind the eye.
+    """
+    px, w = cam3.project(camera, width, height, world)
+    if np.any(w <= camera.near):
+        return 0.0, 0.0, float(width), float(height)
+    x0, y0 = np.maximum(px.min(axis=0) - BOX_PAD, 0.0)
+    x1, y1 = np.minimum(px.max(axis=0) + BOX_PAD, (width, height))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def gl_box(box, x: float, y: float, scale: float, height: int) -> tuple[int, int, int, int]:
+    """A scene-pixel box (y down) as a GL scissor (x, y, w, h; y up) in a target ``scale`` px per scene px."""
+    x0, y0, x1, y1 = box
+    gx0, gx1 = math.floor(x0 * scale), math.ceil(x1 * scale)
+    gy0, gy1 = height - math.ceil(y1 * scale), height - math.floor(y0 * scale)
+    return int(x + gx0), int(y + gy0), int(gx1 - gx0), int(gy1 - gy0)
+
+
 def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     """(render pixels per scene pixel, composite taps per axis) for a framebuffer of ``dpr``."""
     ratio = min(dpr, look.max_pixel_ratio)
@@ -424,8 +453,13 @@ class DrawLanyard:
         dpr = vp[2] / max(frame.width, 1.0)
         ratio, taps = render_ratio(look, dpr)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
+        verts = ribbon(pts.pos, strap.width, strap.samples)
+        corners = gl.card_corners @ cam3.euler_xyz(card.rot).T + card.pos
+        box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
+        if box is None:
+            return                                        # swung wholly off-screen: nothing to draw
         fbo = gl.target(size)
-        gl.upload_strap(ribbon(pts.pos, strap.width, strap.samples))
+        gl.upload_strap(verts)
 
         prog = gl.mesh
         prog["u_vp"] = _mat4(cam3.view_projection(camera, frame.width, frame.height))
@@ -442,9 +476,11 @@ class DrawLanyard:
         prog["u_tex"] = 0
 
         old_blend = ctx.blend_func
+        own = gl_box(box, 0, 0, ratio, size[1])
         with fbo.activate():
             ctx.viewport = (0, 0, *size)
-            fbo.clear(color=(0, 0, 0, 0), depth=1.0)
+            fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
+            fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
             with ctx.enabled_only(ctx.DEPTH_TEST):
                 self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
                            gl.strap_tex)
@@ -455,7 +491,11 @@ class DrawLanyard:
                 self._part(prog, gl, "back", model, rot, white, CARD_MATERIAL, gl.back_tex)
                 self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
+            fbo.scissor = None
         ctx.viewport = vp
+        dst = ctx.active_framebuffer
+        old_scissor = dst.scissor
+        dst.scissor = gl_box(box, vp[0], vp[1], dpr, vp[3])
         with ctx.enabled_only(ctx.BLEND):
             ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
             fbo.color_attachments[0].use(0)
@@ -464,6 +504,7 @@ class DrawLanyard:
             c["u_dst"] = tuple(float(v) for v in vp)
             c["u_taps"] = taps
             gl.empty.render(c, mode=ctx.TRIANGLES, vertices=3)
+        dst.scissor = old_scissor
         ctx.blend_func = old_blend
 
     @staticmethod

@@ -95,3 +95,15 @@ def test_the_turned_card_shows_its_edge_and_shading_changes(scenes, gl_window):
     turned = off.pixels().astype(int)
     assert np.abs(turned[int(y) - 15, int(x) - 15, :3] - flat).sum() > 6 or \
         np.abs(turned[int(y) - 15, int(x) + 15, :3] - flat).sum() > 6
+
+
+def test_a_dense_framebuffer_gets_the_card_at_its_own_pixels(scenes, gl_window):
+    s = scenes("lanyard.toml", size=SIZE)
+    s.step(SETTLE)
+    off = Offscreen(gl_window.ctx, (2 * SIZE[0], 2 * SIZE[1]))    # a HiDPI window: 2 px per scene px
+    off.render(s)
+    img = off.pixels().astype(int)
+    x, y = card_pixel(s)
+    face = img[int(2 * y) - 40:int(2 * y) - 20, int(2 * x) - 40:int(2 * x) + 40, :3].reshape(-1, 3)
+    assert np.median(face, axis=0).min() > 215
+    assert np.all(img[int(2 * y), :int(2 * x) - 200, :3] == np.round(np.array(s.background[:3]) * 255))
