@@ -31,6 +31,14 @@ def _frames(text: str) -> int:
     return int(text)
 
 
+def _fps(text: str) -> int:
+    from game.record import GIF_RATES
+    if not text.isdigit() or int(text) not in GIF_RATES:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, GIF_RATES))} "
+                                         f"(GIF stores whole hundredths of a second), found {text!r}")
+    return int(text)
+
+
 def _seed(text: str) -> int:
     if not text.isdigit() or int(text) >= 2**32:
         raise argparse.ArgumentTypeError(f"expected a seed in 0..4294967295, found {text!r}")
@@ -48,6 +56,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="OUT", help="render off-screen to OUT.png (last frame), OUT.gif (every frame, "
                    "50 fps) or OUT.mp4 (every frame, 60 fps; needs the optional video extra)")
     p.add_argument("--frames", type=_frames, default=120, help="frames to record, one fixed 1/60 s step each (default 120)")
+    p.add_argument("--fps", type=_fps, default=None,
+                   help="GIF frames per second, one of 50, 25, 20, 10, 5: frames are taken every 60/FPS steps and "
+                        "the GIF plays in real time (default: every step at 50 fps, 5/6 of real time)")
     p.add_argument("--input", metavar="SCRIPT", help="scripted pointer input for --record (format: docs/input-scripts.md)")
     p.add_argument("--size", type=_size, default=(1280, 720), help="window or recording size WxH (default 1280x720)")
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the level's)")
@@ -120,12 +131,15 @@ def main(argv=None) -> int:
         except (ValueError, MissingExtra) as e:
             print(f"ropework: error: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if args.fps is not None and not (args.record or "").lower().endswith(".gif"):
+        print("ropework: error: --fps is for --record OUT.gif (MP4 has every step at 60 fps)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         if args.record:
             from game.record import record
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
-                         input_script=args.input, reduced_motion=args.reduced_motion)
-            print(f"wrote {out} ({args.frames} frame{'s' if args.frames != 1 else ''})")
+                         input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
+            print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
             return 0
         lv = level_mod.load(path, args.size)      # validate before opening anything
         if not _has_display():

@@ -16,6 +16,8 @@ from game.clock import STEP
 
 GIF_FRAME_MS = 20          # ms per GIF frame: 50 fps, the fastest rate browsers honour
 GIF_COLOURS = 255          # palette entries per frame; one is left for the encoder
+PALETTE_SAMPLES = 16       # frames a recording's shared palette is chosen from
+GIF_RATES = (50, 25, 20, 10, 5)   # fps whose frame time is whole hundredths of a second, as GIF stores it
 MP4_FPS = round(1 / STEP)  # one MP4 frame per fixed step: plays in real time
 MP4_QUALITY = 7            # imageio-ffmpeg's 0..10 scale: sharp thin strokes without a large file
 RECORD_MAX_WIDTH = 640     # px: window recordings are scaled down to this width to stay shareable
@@ -28,8 +30,26 @@ class MissingExtra(RuntimeError):
     """An optional dependency is not installed; the message says how to install it."""
 
 
-def _quantize(im: Image.Image) -> Image.Image:
+def _quantize(im: Image.Image, palette: Image.Image | None = None) -> Image.Image:
+    """A palette frame: to ``palette`` if given (nearest colour), else to its own best 255 colours."""
+    if palette is not None:
+        return im.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
     return im.convert("RGB").quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def shared_palette(frames: list[Image.Image]) -> Image.Image:
+    """One palette for a whole recording, from up to PALETTE_SAMPLES frames spread over it.
+
+    With one palette an unchanged pixel keeps its index, so the GIF encoder stores only
+    the box that changed: a recording shrinks by a quarter to a half against per-frame palettes.
+    """
+    step = max(1, len(frames) // PALETTE_SAMPLES)
+    sample = frames[::step][:PALETTE_SAMPLES]
+    w, h = sample[0].size
+    sheet = Image.new("RGB", (w, h * len(sample)))
+    for i, im in enumerate(sample):
+        sheet.paste(im.convert("RGB"), (0, h * i))
+    return _quantize(sheet)
 
 
 def write_gif(frames: list[Image.Image], out, durations_ms) -> Path:
@@ -70,12 +90,21 @@ def check_format(out) -> None:
             raise MissingExtra(VIDEO_EXTRA) from None
 
 
+def gif_keeps(step: int, fps: int | None) -> bool:
+    """Whether step ``step`` (0-based) becomes a GIF frame: every step when ``fps`` is None,
+    else the last step of each 1/fps s, so the GIF plays in real time."""
+    return fps is None or (step + 1) * fps // MP4_FPS > step * fps // MP4_FPS
+
+
 def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=None,
-           reduced_motion=None) -> Path:
+           reduced_motion=None, fps: int | None = None) -> Path:
     """Play ``level`` for ``frames`` steps with the scripted input and write ``out``.
 
-    ``.png`` saves the last frame; ``.gif`` and ``.mp4`` save every frame.
+    ``.png`` saves the last frame; ``.mp4`` every frame; ``.gif`` every frame at 50 fps, or
+    with ``fps`` (one of GIF_RATES) a frame per 1/fps s, in real time and smaller.
     """
+    if fps is not None and fps not in GIF_RATES:
+        raise ValueError(f"--fps: expected one of {', '.join(map(str, GIF_RATES))}, found {fps}")
     from game.render import Offscreen, headless_window   # GL only once we record
     from game.scene import Scene
     out = Path(out)
@@ -94,12 +123,12 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
         for f in range(frames):
             script.apply(scene, events.get(f, ()))
             scene.step(1)
-            if suffix == ".png" and f < frames - 1:
+            if (suffix == ".png" and f < frames - 1) or (suffix == ".gif" and not gif_keeps(f, fps)):
                 continue
             off.render(scene)
             im = off.image().convert("RGB")
             if suffix == ".gif":
-                gif.append(_quantize(im))   # palette frames: a quarter of the memory of RGB
+                gif.append(im)
             elif video is not None:
                 video.send(im.crop((0, 0, *vsize)).tobytes())
             else:
@@ -109,7 +138,8 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
         if video is not None:
             video.close()
     if suffix == ".gif":
-        write_gif(gif, out, GIF_FRAME_MS)
+        palette = shared_palette(gif)
+        write_gif([_quantize(im, palette) for im in gif], out, GIF_FRAME_MS if fps is None else 1000 // fps)
     elif suffix == ".png":
         last.save(out)
     return out

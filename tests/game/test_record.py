@@ -2,7 +2,7 @@
 import pytest
 from PIL import Image
 
-from game.record import GIF_FRAME_MS, GifRecorder, record
+from game.record import GIF_FRAME_MS, GifRecorder, gif_keeps, record
 from tests.conftest import LEVELS
 
 
@@ -46,3 +46,14 @@ def test_window_recorder_caps_width_and_length():
         rec.add(Image.new("RGB", (400, 200), (n, 0, 0)))
         n += 1
     assert rec.size == (100, 50) and rec.full and n == 5 and rec.seconds == pytest.approx(0.1)
+
+
+def test_gif_at_a_lower_rate_plays_in_real_time(tmp_path, gl_window):
+    script = tmp_path / "in.txt"
+    script.write_text("0 move 240 30\n1 down 240 30\n1-60 move 240 30 420 250\n")
+    out = record(LEVELS / "rope.toml", tmp_path / "r.gif", 60, size=(160, 90), input_script=script, fps=25)
+    im, durations = gif_durations(out)
+    assert sum(durations) == 1000 and all(d % 40 == 0 for d in durations)   # 1 s; identical frames merge
+    assert [f for f in range(60) if gif_keeps(f, 25)][:5] == [2, 4, 7, 9, 11]   # the last step of each 40 ms
+    with pytest.raises(ValueError, match="--fps"):
+        record(LEVELS / "rope.toml", tmp_path / "x.gif", 2, size=(16, 9), fps=30)
