@@ -24,6 +24,7 @@ from components.card import Card, CardGrab
 from components.view3d import Camera
 from game import camera as cam3
 from game.hitquery import inside_outline
+from systems.input import claimed_above, release
 from systems.pipeline import INPUT, system
 
 _CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], np.float64)
@@ -44,16 +45,6 @@ def hits_card(card: Card, camera: Camera, width: float, height: float, x: float,
     return inside_outline(px, x, y)
 
 
-def takeable(ptr: Pointer, z: int) -> bool:
-    """The press is free for a layer at z: nobody took it, or a layer below did."""
-    if ptr.claimed_by == -1:
-        return True
-    if not esper.entity_exists(ptr.claimed_by):
-        return True
-    taker = esper.try_component(ptr.claimed_by, Layer)
-    return taker is not None and taker.z < z
-
-
 @system("grab_card", INPUT, after=("input",))
 class GrabCard(esper.Processor):
     def process(self, frame):
@@ -62,10 +53,10 @@ class GrabCard(esper.Processor):
             return
         w, h = frame.width, frame.height
         for ent, (card, grab, camera, layer, pts) in esper.get_components(Card, CardGrab, Camera, Layer, Points):
-            if ptr.pressed and takeable(ptr, layer.z) and hits_card(card, camera, w, h, ptr.x, ptr.y):
+            if ptr.pressed and not claimed_above(ptr, layer.z) and hits_card(card, camera, w, h, ptr.x, ptr.y):
                 hit = cam3.plane_point(camera, w, h, ptr.x, ptr.y)
                 if hit is not None:
-                    self._steal(ptr.claimed_by)
+                    release(ptr.claimed_by)
                     ptr.claimed_by = ent
                     grab.held = True
                     grab.offset = pts.pos[-1].astype(np.float64) - hit
@@ -76,11 +67,3 @@ class GrabCard(esper.Processor):
                 if aim is not None:
                     grab.target = aim + grab.offset
             grab.hover = grab.held or (ptr.inside and hits_card(card, camera, w, h, ptr.x, ptr.y))
-
-    @staticmethod
-    def _steal(ent: int) -> None:
-        """Drop a lower layer's rope grab when the card takes its press."""
-        if ent != -1 and esper.entity_exists(ent):
-            g = esper.try_component(ent, Grab)
-            if g is not None:
-                g.held = -1

@@ -22,6 +22,31 @@ from game.hitquery import PointIndex
 from systems.pipeline import INPUT, system
 
 
+def claimed_above(ptr: Pointer, z: int) -> bool:
+    """Whether this step's press was taken by a layer at or above ``z``.
+
+    The one routing rule for every layer: a press is offered topmost first; a
+    layer may take it when nobody has, or when only a layer below it has (then it
+    calls `release` on that taker). An entity with no Layer counts as on top.
+    """
+    if ptr.claimed_by == -1 or not esper.entity_exists(ptr.claimed_by):
+        return False
+    taker = esper.try_component(ptr.claimed_by, Layer)
+    return taker is None or taker.z >= z
+
+
+def release(ent: int) -> None:
+    """End any grab ``ent`` holds (a pinned grab's point becomes free again)."""
+    if ent == -1 or not esper.entity_exists(ent):
+        return
+    pts, grab = esper.try_component(ent, Points), esper.try_component(ent, Grab)
+    if grab is None:
+        return
+    if grab.held >= 0 and grab.pin and pts is not None:
+        pts.inv_mass[grab.held] = 1.0   # free again, flying on with the hand's last motion
+    grab.held = -1
+
+
 @system("input", INPUT)
 class PointerInput(esper.Processor):
     def __init__(self):
@@ -75,10 +100,8 @@ class PointerInput(esper.Processor):
         return -1
 
     def _release(self):
-        for _, (pts, grab) in esper.get_components(Points, Grab):
-            if grab.held >= 0 and grab.pin:
-                pts.inv_mass[grab.held] = 1.0   # free again, flying on with the hand's last motion
-            grab.held = -1
+        for ent, _ in esper.get_component(Grab):
+            release(ent)
 
     def _drag(self, ptr: Pointer):
         for _, (pts, grab) in esper.get_components(Points, Grab):

@@ -19,6 +19,7 @@ import numpy as np
 from components.dots import Shockwaves
 from components.pointer import Pointer
 from components.render import Layer
+from systems.input import claimed_above
 from systems.pipeline import EMIT, system
 
 AGE_SLACK = 1e-9   # s: ages are sums of 1/60 s steps; forgive their rounding at the duration
@@ -35,14 +36,6 @@ def start_ring(rings: Shockwaves, x: float, y: float) -> int:
     slot = int(np.argmin(rings.alive)) if not rings.alive.all() else int(np.argmax(rings.age))
     rings.x[slot], rings.y[slot], rings.age[slot], rings.alive[slot] = x, y, 0.0, True
     return slot
-
-
-def claimed_above(ptr: Pointer, z: int) -> bool:
-    """The press was taken by an entity on a layer above z (or by one with no layer)."""
-    if ptr.claimed_by == -1:
-        return False
-    taker = esper.try_component(ptr.claimed_by, Layer) if esper.entity_exists(ptr.claimed_by) else None
-    return taker is None or taker.z > z
 
 
 @system("ripple", EMIT)

@@ -9,7 +9,7 @@ from components import Grab, Layer, Pointer
 from components.card import Card
 from components.view3d import Camera
 from game import camera as cam3
-from systems.grab_card import hits_card, proxy_corners, takeable
+from systems.grab_card import hits_card, proxy_corners
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 W, H = SIZE
@@ -68,17 +68,6 @@ def test_a_ray_through_the_card_hits_and_one_beside_it_misses(pos, rot):
     ys = np.linspace(outline[:, 1].min() - 10, outline[:, 1].max() + 10, 23)
     agree = [hits_card(card, cam, W, H, x, y) == ray_hits_box(card, cam, x, y) for x in xs for y in ys]
     assert all(agree)
-
-
-def test_presses_are_taken_by_z_unclaimed_or_from_a_lower_layer():
-    low = esper.create_entity(Layer("ropes", "ropes", 0), Grab(radius=10, held=3))
-    high = esper.create_entity(Layer("top", "ropes", 5))
-    ptr = Pointer()
-    assert takeable(ptr, 2)
-    ptr.claimed_by = low
-    assert takeable(ptr, 2) and not takeable(ptr, 0)
-    ptr.claimed_by = high
-    assert not takeable(ptr, 2)
 
 
 @pytest.fixture

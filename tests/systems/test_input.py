@@ -93,3 +93,22 @@ def test_held_point_tracks_the_cursor_with_its_velocity(scenes):
     scene.step(1)
     # the seed: the held point is put on the cursor, previous position where it was, then stepped
     assert abs(pts.pos[grab.held, 0] - (x + 4)) < 8
+
+
+def test_presses_are_taken_by_z_unclaimed_or_from_a_lower_layer():
+    import esper
+
+    from components import Layer, Pointer
+    from systems.input import claimed_above, release
+    pts = Points.at(np.zeros((5, 2)))
+    low = esper.create_entity(Layer("ropes", "ropes", 0), Grab(radius=10, held=3, pin=True), pts)
+    pts.inv_mass[3] = 0.0          # held with a pin
+    high = esper.create_entity(Layer("top", "ropes", 5))
+    ptr = Pointer()
+    assert not claimed_above(ptr, 2)
+    ptr.claimed_by = low
+    assert not claimed_above(ptr, 2) and claimed_above(ptr, 0)
+    ptr.claimed_by = high
+    assert claimed_above(ptr, 2)
+    release(low)                    # a layer above takes the press from the lower one
+    assert esper.component_for_entity(low, Grab).held == -1 and pts.inv_mass[3] == 1.0
