@@ -47,6 +47,11 @@ colour = "#00d4ff"
 """
 
 
+def builtin_kinds() -> list[str]:
+    """Kinds shipped with ropework (a plugin documents its own)."""
+    return sorted(n for n, k in kinds.KINDS.items() if k.spawn.__module__.startswith("game.kinds."))
+
+
 def levels_markdown() -> str:
     kinds.load_builtin()
     lines = [INTRO, "## Top-level keys", ""]
@@ -54,7 +59,7 @@ def levels_markdown() -> str:
     lines += ["## `[[layer]]` — keys every layer has", ""]
     lines += markdown("Layer", table(*LAYER_COMMON), "layer.")[1:]
     lines += ["## Entity kinds", ""]
-    for name in sorted(kinds.KINDS):
+    for name in builtin_kinds():
         k = kinds.KINDS[name]
         lines += [f"## kind = \"{name}\"", "", k.doc, ""]
         lines += markdown(f"`{name}` layer keys", k.schema, "layer.")[1:]
