@@ -1,0 +1,89 @@
+"""Soak: long scripted play stays finite, keeps its entities, and leaks neither memory nor GL objects.
+
+The short soak (20,000 steps per shipped level, about half a minute in all) runs in CI.
+The full hour (216,000 steps per level) is marked slow and deselected by default:
+
+    .venv/bin/python -m pytest -m slow tests/game/test_soak.py     # or: python -m bench.soak
+
+bench/soak.py holds the run and its checks; the detector itself is tested here on
+deliberately broken scenes, so a passing soak means something.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench import soak as sk
+from game import level
+
+SHORT = 20_000   # steps per level in CI: 33 cycles of the scripted hand
+
+
+@pytest.mark.parametrize("path", level.shipped(), ids=lambda p: p.name)
+def test_short_soak(gl_window, path):
+    r = sk.soak(path, SHORT, ctx=gl_window.ctx)
+    assert r["failures"] == [], r
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", level.shipped(), ids=lambda p: p.name)
+def test_full_hour_soak(gl_window, path):
+    r = sk.soak(path, sk.STEPS, ctx=gl_window.ctx)
+    assert r["failures"] == [], r
+
+
+# ── the detector catches what it is for ──────────────────────────────────────
+ROPE = level.LEVELS_DIR / "rope.toml"
+
+
+def _broken(monkeypatch, how):
+    from game.scene import Scene
+    real = Scene.step
+    hoard = []
+
+    def step(self, n=1):
+        real(self, n)
+        if self.frame.steps > 700:
+            how(self, hoard)
+    monkeypatch.setattr(Scene, "step", step)
+
+
+def test_the_soak_sees_a_memory_leak(gl_window, monkeypatch):
+    _broken(monkeypatch, lambda scene, hoard: hoard.append(np.ones(2**14)))   # 128 KB per step
+    r = sk.soak(ROPE, 1_400, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
+    assert any("resident memory grew" in f for f in r["failures"]), r
+
+
+def test_the_soak_sees_new_entities(gl_window, monkeypatch):
+    import esper
+
+    def spawn(scene, hoard):
+        with scene.active():
+            esper.create_entity()
+    _broken(monkeypatch, spawn)
+    r = sk.soak(ROPE, 1_000, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
+    assert any("entity count" in f for f in r["failures"]), r
+
+
+def test_the_soak_sees_non_finite_values(gl_window, monkeypatch):
+    from components import Points
+
+    def poison(scene, hoard):
+        scene.find(Points)[0][1].pos[3, 0] = np.nan
+    _broken(monkeypatch, poison)
+    r = sk.soak(ROPE, 1_000, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
+    assert any("non-finite" in f and "Points.pos" in f for f in r["failures"]), r
+
+
+def test_the_soak_sees_gl_objects_made_per_frame(gl_window, monkeypatch):
+    from game.scene import Scene
+    real = Scene.draw
+    hoard = []
+
+    def draw(self, ctx):
+        real(self, ctx)
+        if self.frame.steps > 700:
+            hoard.append(ctx.buffer(reserve=16))
+    monkeypatch.setattr(Scene, "draw", draw)
+    r = sk.soak(ROPE, 1_400, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
+    assert any("GL objects grew" in f for f in r["failures"]), r
