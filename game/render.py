@@ -43,7 +43,7 @@ class Offscreen:
         return np.frombuffer(data, np.uint8).reshape(self.size[1], self.size[0], 4)[::-1]
 
     def image(self) -> Image.Image:
-        return Image.fromarray(np.ascontiguousarray(self.pixels()), "RGBA")
+        return Image.fromarray(np.ascontiguousarray(self.pixels()))   # uint8[h, w, 4]: RGBA
 
 
 def snapshot(scene) -> np.ndarray:
