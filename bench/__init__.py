@@ -1,0 +1,1 @@
+"""By-hand benchmarks (never tests): `python -m bench.run --help`."""
