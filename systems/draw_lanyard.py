@@ -170,7 +170,7 @@ in vec2 v_dummy;
 out vec4 out_colour;
 void main() {
     vec2 px = 1.0 / u_dst.zw;
-    vec2 p = (gl_FragCoord.xy - u_dst.xy) * px;       // lower-left corner of this pixel, 0..1
+    vec2 p = (gl_FragCoord.xy - 0.5 - u_dst.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
     vec4 acc = vec4(0.0);
     for (int j = 0; j < u_taps; ++j)
         for (int i = 0; i < u_taps; ++i)
