@@ -424,6 +424,24 @@ def gl_box(box, x: float, y: float, scale: float, height: int) -> tuple[int, int
     return int(x + gx0), int(y + gy0), int(gx1 - gx0), int(gy1 - gy0)
 
 
+def source_box(dst: tuple[int, int, int, int], vp, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The layer framebuffer's texels (GL scissor x, y, w, h) that compositing into ``dst`` reads.
+
+    The composite maps the target viewport ``vp`` onto the whole ``size`` framebuffer,
+    so the target scissor — rounded out to whole target pixels — covers more texels
+    than the scene box rounded out on the finer texel grid; a bilinear tap between
+    texel centres reaches one more. Clearing (and drawing) exactly this box means
+    no texel the composite reads can hold an earlier frame's card or strap.
+    """
+    x, y, w, h = dst
+    sx, sy = size[0] / vp[2], size[1] / vp[3]
+    x0 = max(0, math.floor((x - vp[0]) * sx) - 1)
+    y0 = max(0, math.floor((y - vp[1]) * sy) - 1)
+    x1 = min(size[0], math.ceil((x + w - vp[0]) * sx) + 1)
+    y1 = min(size[1], math.ceil((y + h - vp[1]) * sy) + 1)
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+
+
 def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     """(render pixels per scene pixel, composite taps per axis) for a framebuffer of ``dpr``."""
     ratio = min(dpr, look.max_pixel_ratio)
@@ -476,7 +494,8 @@ class DrawLanyard:
         prog["u_tex"] = 0
 
         old_blend = ctx.blend_func
-        own = gl_box(box, 0, 0, ratio, size[1])
+        shown = gl_box(box, vp[0], vp[1], dpr, vp[3])   # target pixels the composite writes
+        own = source_box(shown, vp, size)               # every layer texel those pixels read
         with fbo.activate():
             ctx.viewport = (0, 0, *size)
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
@@ -495,7 +514,7 @@ class DrawLanyard:
         ctx.viewport = vp
         dst = ctx.active_framebuffer
         old_scissor = dst.scissor
-        dst.scissor = gl_box(box, vp[0], vp[1], dpr, vp[3])
+        dst.scissor = shown
         with ctx.enabled_only(ctx.BLEND):
             ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
             fbo.color_attachments[0].use(0)

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw, ImageFilter
 
-from components.card import CardLook
+from components.card import CardLook, StrapLook
+from game import camera as cam3
 from game.render import Offscreen
-from systems.draw_lanyard import catmull_rom, render_ratio, ribbon, ribbon_indices, slab
+from systems.draw_lanyard import card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
+
+GROW = 2        # px: anti-aliased edges may tint pixels this far outside the meshes' projected outline
 
 
 def wavy(n=9):
@@ -107,3 +111,63 @@ def test_a_dense_framebuffer_gets_the_card_at_its_own_pixels(scenes, gl_window):
     face = img[int(2 * y) - 40:int(2 * y) - 20, int(2 * x) - 40:int(2 * x) + 40, :3].reshape(-1, 3)
     assert np.median(face, axis=0).min() > 215
     assert np.all(img[int(2 * y), :int(2 * x) - 200, :3] == np.round(np.array(s.background[:3]) * 255))
+
+
+def outline(scene, scale: float) -> np.ndarray:
+    """bool[h, w]: the strap's and the card's projected triangles at ``scale`` px per scene px, grown by GROW px."""
+    pts, card, _, camera = parts(scene)
+    (ent, _), = scene.find(StrapLook)
+    strap = scene.component(ent, StrapLook)
+    rib = ribbon(pts.pos, strap.width, strap.samples)
+    tris = [rib[ribbon_indices(len(rib) // 2), :3]]
+    rot = cam3.euler_xyz(card.rot)
+    for verts, idx in card_meshes(card).values():
+        tris.append(verts[idx, :3].astype(np.float64) @ rot.T + card.pos)
+    px, _ = cam3.project(camera, scene.width, scene.height, np.concatenate(tris))
+    w, h = round(scene.width * scale), round(scene.height * scale)
+    mask = Image.new("L", (w, h), 0)
+    pen = ImageDraw.Draw(mask)
+    for tri in (px * scale).reshape(-1, 3, 2):
+        pen.polygon([tuple(p) for p in tri], fill=255)
+    return np.asarray(mask.filter(ImageFilter.MaxFilter(2 * round(GROW * scale) + 1))) > 0
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0])
+def test_a_flung_twisted_card_leaves_no_pixels_outside_its_outline(scenes, gl_window, scale):
+    """Seen as a thin card-coloured sliver beside a thrown card: the composite read layer texels
+    just outside the box cleared that frame, which still held an earlier frame's card."""
+    s = scenes("lanyard.toml", size=(480, 270))
+    s.step(90)
+    x, y = card_pixel(s)
+    off = Offscreen(gl_window.ctx, (round(480 * scale), round(270 * scale)))
+    bg = np.round(np.array(s.background[:3]) * 255)
+    s.pointer_down(x, y)
+    path = [(x + 150 * u, y + 80 * u) for u in np.linspace(0, 1, 28)] + \
+           [(x + 150 - 220 * u, y + 80 - 50 * u) for u in np.linspace(0, 1, 12)[1:]]
+    twist = 0.0
+    for i in range(len(path) + 20):
+        if i < len(path):
+            s.pointer_move(*path[i])
+        elif i == len(path):
+            s.pointer_up(*path[-1])
+        s.step(1)
+        if i < 20:
+            continue                                    # from late in the drag through the fling
+        off.render(s)
+        stray = np.any(off.pixels()[:, :, :3] != bg, axis=-1) & ~outline(s, scale)
+        assert not stray.any(), f"step {i}: {stray.sum()} px outside the outline, x {np.nonzero(stray)[1].min()}"
+        twist = max(twist, float(np.abs(parts(s)[1].rot).max()))
+    assert twist > 0.3                                  # the card really was turned on the way
+
+
+@pytest.mark.parametrize("vp, size", [((0, 0, 480, 270), (960, 540)), ((0, 0, 960, 540), (960, 540)),
+                                      ((10, 20, 720, 405), (960, 540))])
+def test_the_cleared_texels_cover_every_texel_the_composite_reads(vp, size):
+    for dst in [(0, 0, vp[2], vp[3]), (vp[0] + 17, vp[1] + 3, 40, 61), (vp[0] + 1, vp[1] + 1, 1, 1)]:
+        x0, y0, w, h = source_box(dst, vp, size)
+        sx, sy = size[0] / vp[2], size[1] / vp[3]
+        # Texel footprint of the target pixels, and a bilinear tap's one-texel reach beyond it.
+        assert x0 <= max(0, (dst[0] - vp[0]) * sx - 1) and y0 <= max(0, (dst[1] - vp[1]) * sy - 1)
+        assert x0 + w >= min(size[0], (dst[0] + dst[2] - vp[0]) * sx + 1)
+        assert y0 + h >= min(size[1], (dst[1] + dst[3] - vp[1]) * sy + 1)
+        assert x0 >= 0 and y0 >= 0 and x0 + w <= size[0] and y0 + h <= size[1]
