@@ -1,0 +1,217 @@
+"""A real window, driven as a person would: Xvfb, the real game (not headless), xdotool.
+
+Starts a private X display, runs ``python -m game levels/rope.toml --size 800x600`` on it
+with ARCADE_HEADLESS unset, then moves the mouse, presses on the middle rope, drags it,
+releases outside the window, minimises and restores, resizes (to 1×1 and back), presses
+T, R and Space, and closes with Escape. The game must exit 0 with nothing on stderr, and a
+screenshot taken mid-drag (``import -window root``) must show the rope displaced.
+
+Needs Xvfb, xdotool and ImageMagick's ``import`` (.ci/run installs them: xvfb xdotool
+x11-utils imagemagick); skipped with the reason when they are missing. Short sleeps
+between actions are the real time a hand takes; everything else polls with a timeout.
+"""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT
+
+TOOLS = ("Xvfb", "xdotool", "import")
+DISPLAYS = range(91, 99)     # private display numbers to try, first free wins
+SCREEN = (1280, 1024)        # px: the virtual screen, larger than the window so "outside" exists
+SIZE = (800, 600)            # px: the game window
+ROPE = (0, 212, 255)         # the middle rope's colour in levels/rope.toml (#00d4ff)
+NEAR = 40                    # per-channel distance that still counts as the rope's colour (anti-aliasing)
+START_TIMEOUT = 45.0         # s for the game's window to appear (imports, numba cache, GL context)
+HAND = 0.04                  # s between a hand's small mouse moves
+
+pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
+                                reason=f"needs {', '.join(TOOLS)} (apt: xvfb xdotool x11-utils imagemagick)")
+
+
+def poll(what, timeout: float, every: float = 0.1):
+    """Call ``what()`` until it returns something truthy; fail after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = what()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what.__doc__ or what}")
+
+
+@pytest.fixture
+def display():
+    n = next((d for d in DISPLAYS if not Path(f"/tmp/.X11-unix/X{d}").exists()
+              and not Path(f"/tmp/.X{d}-lock").exists()), None)
+    if n is None:
+        pytest.skip("no free X display number in 91..98")
+    xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def ready():
+        """the X display"""
+        return subprocess.run(["xdotool", "getmouselocation"], env={**os.environ, "DISPLAY": f":{n}"},
+                              capture_output=True).returncode == 0
+    try:
+        poll(ready, 15)
+        yield f":{n}"
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+class Desk:
+    """The hand on the mouse and keyboard of one display."""
+
+    def __init__(self, display: str):
+        self.env = {**os.environ, "DISPLAY": display}
+        self.env.pop("ARCADE_HEADLESS", None)
+        self.window = ""
+
+    def xdo(self, *args) -> str:
+        r = subprocess.run(["xdotool", *map(str, args)], env=self.env, capture_output=True, text=True, timeout=10)
+        return r.stdout.strip()
+
+    def find_window(self) -> str:
+        """the game's window"""
+        ids = self.xdo("search", "--onlyvisible", "--name", "^ropework").split()
+        return ids[0] if ids else ""
+
+    def screenshot(self) -> np.ndarray:
+        from PIL import Image
+        png = subprocess.run(["import", "-window", "root", "png:-"], env=self.env, capture_output=True,
+                             timeout=20).stdout
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+    def rope_x(self, img: np.ndarray) -> float | None:
+        """Mean x of the middle rope's pixels in the window, or None if none are seen."""
+        h, w = SIZE[1], SIZE[0]
+        near = (np.abs(img[:h, :w] - ROPE) <= NEAR).all(axis=2)
+        ys, xs = np.nonzero(near)
+        return float(xs.mean()) if len(xs) > 50 else None
+
+    def move(self, x, y):
+        self.xdo("mousemove", "--window", self.window, x, y)
+
+    def drag(self, a, b, steps=20):
+        for i in range(1, steps + 1):
+            self.move(a[0] + (b[0] - a[0]) * i // steps, a[1] + (b[1] - a[1]) * i // steps)
+            time.sleep(HAND)
+
+
+class Game:
+    """The real game on the display: ``with Game(desk) as game: ...``; exits checked by the caller."""
+
+    def __init__(self, desk: Desk):
+        self.desk = desk
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "game", "levels/rope.toml", "--size", f"{SIZE[0]}x{SIZE[1]}"],
+            cwd=ROOT, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.desk.window = poll(self.desk.find_window, START_TIMEOUT, 0.2)
+
+            def drawn():
+                """the first frames, with the middle rope hanging straight"""
+                x = self.desk.rope_x(self.desk.screenshot())
+                return x is not None and abs(x - SIZE[0] / 2) < 10 and x
+            self.still = poll(drawn, 20, 0.2)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def quit(self) -> tuple[int, str]:
+        """Escape; the exit status and stderr."""
+        self.desk.xdo("windowfocus", self.desk.window)
+        self.desk.xdo("key", "Escape")
+        _, err = self.proc.communicate(timeout=20)
+        return self.proc.returncode, err
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+def test_play_the_rope_in_a_real_window(display):
+    desk = Desk(display)
+    with Game(desk) as game:
+        # press on the middle rope, drag it right and down, look while it is held
+        desk.move(400, 60)
+        time.sleep(0.1)
+        desk.move(400, 150)
+        desk.xdo("mousedown", 1)
+        desk.drag((400, 150), (620, 260))
+        time.sleep(0.3)
+        held = desk.rope_x(desk.screenshot())
+        assert held is not None and held > game.still + 60, f"the rope did not follow the drag: x {game.still} → {held}"
+
+        # release outside the window
+        desk.drag((620, 260), (SIZE[0] + 200, SIZE[1] + 200), steps=8)
+        desk.xdo("mouseup", 1)
+        time.sleep(0.3)
+
+        # keys: T for the theme; throw the rope and R at once puts it back
+        desk.xdo("windowfocus", desk.window)
+        time.sleep(0.1)
+        desk.xdo("key", "t")
+        desk.move(400, 150)
+        desk.xdo("mousedown", 1)
+        desk.drag((400, 150), (650, 300), steps=10)
+        desk.xdo("mouseup", 1)
+        desk.xdo("key", "r")                    # the rope would swing for seconds after the throw
+        time.sleep(0.4)
+        img = desk.screenshot()
+        assert img[SIZE[1] - 20, SIZE[0] - 20].sum() < 3 * 60, "T did not switch to the dark theme"
+        x = desk.rope_x(img)
+        assert x is not None and abs(x - SIZE[0] / 2) < 10, f"R did not reset the thrown rope (x {x})"
+
+        # minimise and restore (no window manager: unmapping is what minimising does to the window)
+        desk.xdo("windowminimize", desk.window)
+        desk.xdo("windowunmap", desk.window)
+        time.sleep(0.4)
+        desk.xdo("windowmap", desk.window)
+        time.sleep(0.4)
+
+        # resize, through a 1×1 sliver, and back; then pause and resume
+        for w, h in ((640, 480), (1, 1), (1024, 700), SIZE):
+            desk.xdo("windowsize", desk.window, w, h)
+            time.sleep(0.3)
+        desk.xdo("windowfocus", desk.window)
+        for key in ("space", "space"):
+            desk.xdo("key", key)
+            time.sleep(0.2)
+        status, err = game.quit()
+    assert status == 0, err
+    assert err == "", err
+
+
+@pytest.mark.xfail(strict=True, reason="bug in game/window.py: PlayWindow._y (the y-flip helper, line ~174) shadows "
+                   "pyglet's Window._y, the window's screen position, which pyglet's Xlib backend assigns on every "
+                   "ConfigureNotify; after any resize or move the next mouse event raises TypeError: 'int' object "
+                   "is not callable (on_mouse_motion) and the game dies. Rename the helper.")
+def test_the_pointer_works_after_a_resize(display):
+    desk = Desk(display)
+    with Game(desk) as game:
+        desk.xdo("windowsize", desk.window, 700, 500)
+        time.sleep(0.3)
+        desk.move(350, 150)
+        desk.xdo("mousedown", 1)
+        desk.drag((350, 150), (500, 250), steps=8)
+        time.sleep(0.3)
+        assert game.proc.poll() is None, game.proc.communicate()[1][-400:]
+        desk.xdo("mouseup", 1)
+        status, err = game.quit()
+    assert status == 0 and err == "", err
