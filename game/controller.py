@@ -16,6 +16,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from components import Pointer
+from components.card import CardGrab
 from game import keys, level
 from game.clock import Clock
 from game.record import GifRecorder
@@ -176,6 +178,25 @@ class Controller:
             self.recorder.add(grab())
             if self.recorder.full:
                 self.record()
+
+    # ── pointer ──────────────────────────────────────────────────────────────
+    def cursor(self) -> str:
+        """The pointer's shape, by its CSS name (the seed's): "grab", "grabbing" or "default".
+
+        A scene with a card (the lanyard) shows "grabbing" while a card is held,
+        "grab" while the pointer is over one, and "default" elsewhere (a press there
+        falls through to the layers below, which grab nothing) or while a press that
+        took no card is held. A scene with no card shows "grab" everywhere: its ropes
+        and cloth can be taken anywhere (seed 001's canvas cursor). The window turns
+        the name into the platform's cursor (game/window.py CURSORS).
+        """
+        cards = [g for _, g in self.scene.find(CardGrab)]
+        if not cards:
+            return "grab"
+        if any(g.held for g in cards):
+            return "grabbing"
+        pressing = any(p.down for _, p in self.scene.find(Pointer))   # a press that took no card holds on
+        return "grab" if not pressing and any(g.hover for g in cards) else "default"
 
     # ── capture ──────────────────────────────────────────────────────────────
     def _capture_path(self, suffix: str) -> Path:

@@ -9,6 +9,7 @@ this module only forwards events to it and draws the text it says.
 """
 from __future__ import annotations
 
+import sys
 import time
 
 import arcade
@@ -30,6 +31,16 @@ BANNER_FONT = 26               # pt: a newly opened level's title
 HELP_KEYS_WIDTH = 90           # px: the help's key column
 HELP_WIDTH = 560               # px: the help's heading wraps at this width
 ROW = 20                       # px between help lines at FONT
+
+# The controller's cursor names (CSS's) → pyglet system cursors. No platform pyglet
+# drives has a closed-hand cursor among its system cursors, so "grabbing" is the
+# four-way move arrow (X11 fleur, Windows IDC_SIZEALL) — except on macOS, where
+# pyglet's CURSOR_SIZE is a plain arrow and the hand reads better.
+CURSORS = {
+    "default": arcade.Window.CURSOR_DEFAULT,
+    "grab": arcade.Window.CURSOR_HAND,
+    "grabbing": arcade.Window.CURSOR_HAND if sys.platform == "darwin" else arcade.Window.CURSOR_SIZE,
+}
 
 
 class Overlay:
@@ -121,7 +132,9 @@ class PlayWindow(arcade.Window):
         self.overlay = Overlay()
         self._revision = ctl.revision
         self._last_draw = time.perf_counter()
-        self.set_mouse_cursor(self.get_system_mouse_cursor(self.CURSOR_HAND))
+        self._cursor = ""                          # the cursor name shown; "" until the first sync
+        self._cursors: dict = {}                   # pyglet cursors made so far, by name (made once each)
+        self._sync_cursor()
 
     @property
     def scene(self) -> Scene:
@@ -130,6 +143,7 @@ class PlayWindow(arcade.Window):
     # ── frame ────────────────────────────────────────────────────────────────
     def on_update(self, delta_time: float):
         self.ctl.update(delta_time)
+        self._sync_cursor()
         if self.ctl.revision != self._revision:            # a level opened or reloaded
             self._revision = self.ctl.revision
             self.set_caption(f"ropework — {self.ctl.title}")
@@ -148,6 +162,15 @@ class PlayWindow(arcade.Window):
         self.ctx.blend_func = self.ctx.BLEND_DEFAULT
         self.overlay.update(self.ctl, self.width, self.height)
         self.overlay.draw()
+
+    def _sync_cursor(self) -> None:
+        """Show the cursor the controller names; the system is asked only when the name changes."""
+        name = self.ctl.cursor()
+        if name != self._cursor:
+            self._cursor = name
+            if name not in self._cursors:
+                self._cursors[name] = self.get_system_mouse_cursor(CURSORS[name])
+            self.set_mouse_cursor(self._cursors[name])
 
     def _grab(self) -> Image.Image:
         """What the scene drew this frame (overlays come after, so they are not in captures)."""
