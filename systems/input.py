@@ -21,6 +21,8 @@ from components import Grab, Layer, Pointer, PointerPins, Points
 from game.hitquery import PointIndex
 from systems.pipeline import INPUT, system
 
+MAX_COORD = 1e7   # px: far past any screen; near 1.8e19 the float32 square of a distance overflows to inf
+
 
 def claimed_above(ptr: Pointer, z: int) -> bool:
     """Whether this step's press was taken by a layer at or above ``z``.
@@ -66,6 +68,8 @@ class PointerInput(esper.Processor):
             ptr.pressed = ptr.released = False
             ptr.idle += frame.dt
             for kind, x, y in ptr.events:
+                if not (abs(x) <= MAX_COORD and abs(y) <= MAX_COORD):   # NaN, ±inf, 1e30: dropped, never stored
+                    continue
                 ptr.idle = 0.0
                 if kind == "leave":
                     ptr.inside = ptr.down = False
