@@ -1,6 +1,7 @@
 """Fuzzed play: a hypothesis state machine per shipped level throws everything a window can at a scene.
 
-Rules: pointer move / down / up / leave (anywhere, a little outside the window too), focus
+Rules: pointer move / down / up / leave (anywhere, a little outside the window too, and at
+NaN, infinite and absurd coordinates that the input system must drop), focus
 lost mid-drag, frames of any length through the window's `Clock` (0, a nanosecond, a
 normal frame, 10 s, NaN, negative), minimise and restore, resizes (1×1, slivers, and back),
 theme and reduced-motion toggles, reset, reloading the level, and hot reload
@@ -47,6 +48,7 @@ SIZE = (800, 600)                 # px: where every example starts
 SIZES = [(1, 1), (2, 3), (1, 600), (800, 1), (320, 240), (1280, 720), (800, 600)]
 FRAMES = [0.0, 1e-9, 1e-3, 1 / 60, 1 / 30, 0.05, 0.5, 10.0, math.nan, math.inf, -1.0]   # s: frame lengths
 BROKEN = [b"\n[[[", b"\xff\xfe", b"\n[[layer]]\nkind = \"no-such-kind\"\n", b"\nbogus_key_for_fuzz = 1\n"]
+WILD = [math.nan, math.inf, -math.inf, 1e30, -1e30, 1e18, 0.0, 400.0]   # px: pointer coordinates, most absurd
 PIN_TOLERANCE = 1e-4              # px: pins are written, never integrated, so they sit exactly; float32 slack
 BOUNDS_TOLERANCE = 1e-3           # px: a clamp writes the bound itself
 EXAMPLES = 30                     # hypothesis examples per level
@@ -112,6 +114,12 @@ class Play(RuleBasedStateMachine):
     @rule()
     def leave(self):
         self.scene.pointer_leave()
+
+    @rule(kind=st.sampled_from(["move", "down", "up"]), x=st.sampled_from(WILD), y=st.sampled_from(WILD))
+    def wild_pointer(self, kind, x, y):
+        """Coordinates no window sends but the headless API and a broken driver can: dropped."""
+        getattr(self.scene, f"pointer_{kind}")(x, y)
+        self.scene.step(1)
 
     @rule(u=fraction, v=fraction, steps=st.integers(1, 20))
     def drag_then_lose_focus(self, u, v, steps):
@@ -268,3 +276,27 @@ def test_the_level_copies_load():
             level.load(LEVELS / p.name)
         except LevelError as e:   # pragma: no cover - a shipped level must load
             raise AssertionError(str(e)) from None
+
+
+def test_non_finite_and_absurd_pointer_coordinates_are_dropped():
+    """NaN, ±inf and 1e30 through the headless API leave every shipped level finite (they are
+    dropped by the input system; 1e30 would overflow float32 distances)."""
+    for path in level.shipped():
+        scene = Scene.load(path, size=SIZE)
+        try:
+            scene.pointer_move(400, 100)
+            scene.pointer_down(400, 100)
+            scene.step(3)
+            for v in WILD[:5]:
+                scene.pointer_move(v, -v)
+                scene.pointer_down(v, 3.0)
+                scene.step(2)
+            scene.pointer_up(400, 100)
+            scene.step(3)
+            assert 0 <= scene.pointer.x <= SIZE[0] and 0 <= scene.pointer.y <= SIZE[1]
+            for ent, comps in scene.arrays().items():
+                for cname, arrs in comps.items():
+                    for fname, a in arrs.items():
+                        assert a.dtype.kind != "f" or np.isfinite(a).all(), f"{path.name}: {cname}.{fname}"
+        finally:
+            scene.close()
