@@ -13,6 +13,20 @@ steps (`Cadence`; the pace system holds it still in between) and its gravity
 is stored as g·every² — integrate scales acceleration by the engine's dt², and
 one strap step spans `every` engine steps. The card's spring uses the same
 1/30 s step. At the default every = 1 nothing of this applies.
+
+Reduced motion (the M key, ``--reduced-motion``, a level's ``reduced_motion``)
+removes the one motion nobody asked for: the seed's entrance, where the strap
+starts at `start_angle` off-screen and swings in for a few seconds on every
+load and reset (as the tendrils drop their autopilot). The strap is laid out
+already at rest instead — straight down, then stepped by the engine's own
+integrate and relax kernels with the level's gravity, damping and passes until
+it is still (ten constraint passes cannot hold 25 links against −40, so a
+straight line at rest spacing would first sag ~0.3 units and bounce), and its
+velocity set to zero. Everything the hand does is kept: the drag, the throw,
+the strap's swing and the card's spring-back are the toy, the direct result of
+the pointer, and they die out by themselves (the gallery's fling: the card is
+within 0.01 rad of flat 3.4 s after the release). The layout is made when
+the level loads, resets or reloads, so M mid-entrance applies from the next R.
 """
 from __future__ import annotations
 
@@ -30,6 +44,8 @@ from game.clock import STEP
 from game.colour import parse_colour
 from game.kinds import Kind, kind
 from game.schema import Key, LevelError, table
+from systems.integrate import integrate
+from systems.relax import relax
 
 # Strap physics (the seed's constants, scene units with y up).
 NODES = 25                 # points in the strap; more bends smoother and costs more
@@ -44,6 +60,7 @@ LOW_POWER_NODES = 15       # the seed's mobile chain
 LOW_POWER_EVERY = 2        # engine steps (1/60 s) per strap step in low power: the seed's 1/30 s
 LOW_POWER_PIXEL_RATIO = 1.5  # the seed's mobile DPR cap
 MAX_NODES = 500            # a strap, not a cloth: the per-step cost stays in microseconds
+HANG_STEPS = 600           # strap steps run at spawn under reduced motion: a straight strap stills in ~240
 
 # Camera and lights (the seed's three.js scene).
 FOV = 20.0                 # degrees, vertical: a long lens, so the badge looks small and flat-ish
@@ -217,6 +234,25 @@ def strap_start(n: int, rest: float, anchor, angle_deg: float) -> np.ndarray:
     return (np.asarray(anchor, np.float64) + j * rest * np.array([math.sin(a), math.cos(a), 0.0])).astype(np.float32)
 
 
+def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -> None:
+    """Lay the strap straight down from its pinned first point and step it until still, in place.
+
+    Each step is one strap step of the engine's own integrate and relax (gravity
+    is stored per strap step, so the engine's dt serves at any cadence); the last
+    step's velocity is then dropped, so the strap starts exactly at rest.
+    """
+    down = points.pos[0].copy()
+    down[1] -= 1.0                                # strap_start's direction at 180° from up, exactly
+    points.pos[:] = points.pos[0] + np.arange(len(points.pos))[:, None] * con.rest[0] * (down - points.pos[0])
+    points.prev[:] = points.pos
+    no_extra = np.zeros((0, points.pos.shape[1]), np.float32)
+    no_box = np.zeros(0, np.float32)
+    for _ in range(steps):                       # steps of the whole strap: one kernel call each, no per-point loop
+        integrate(points.pos, points.prev, points.inv_mass, forces.gravity, no_extra, forces.damping, STEP)
+        relax(points.pos, points.inv_mass, con.a, con.b, con.rest, con.passes, no_box, no_box)
+    points.prev[:] = points.pos
+
+
 def spawn(cfg: dict, layer: Layer, frame) -> int:
     low = cfg["low_power"]
     n = cfg["low_power_nodes"] if low else cfg["nodes"]
@@ -226,6 +262,10 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pins = Pins(index=np.array([0], np.int32), anchor=points.pos[:1].copy())
     pins.apply(points)
     a, b = Ropes.of_counts([n]).chain_constraints()
+    con = Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"])
+    forces = Forces(gravity=np.array([0.0, cfg["gravity"] * every * every, 0.0], np.float32), damping=cfg["damping"])
+    if frame.reduced_motion:
+        hang_at_rest(points, con, forces, HANG_STEPS)
     size = np.array([cfg["card_width"], cfg["card_height"], cfg["card_thickness"]])
     card = Card(size=size, drop=cfg["card_drop"], hang=np.array([0.0, 0.0, -cfg["card_offset"]]),
                 proxy_margin=cfg["proxy_margin"])
@@ -248,9 +288,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
                     else cfg["max_pixel_ratio"],
                     antialias=cfg["antialias"])
     return esper.create_entity(
-        points, pins, layer,
-        Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"]),
-        Forces(gravity=np.array([0.0, cfg["gravity"] * every * every, 0.0], np.float32), damping=cfg["damping"]),
+        points, pins, layer, con, forces,
         Cadence(every=every), card, grab, spring, camera, lights(cfg), strap, look,
     )
 

@@ -209,3 +209,32 @@ def test_a_card_image_inside_the_level_folder_is_used(scenes, tmp_path, gl_windo
     x, y = card_pixel(s)
     r, g, b = off.pixels()[int(y), int(x), :3].astype(int)
     assert b > 180 and r < 60 and g > 100                               # the picture's blue, lit
+
+
+def test_reduced_motion_starts_the_strap_at_rest_where_it_would_settle(scenes):
+    calm = scenes("lanyard.toml", size=SIZE, reduced_motion=True)
+    pts, card, _, _ = parts(calm)
+    start = pts.pos.copy()
+    assert np.all(start[:, 0] == 0) and np.all(start[:, 2] == 0) and np.all(np.diff(start[:, 1]) < 0)
+    assert np.all(pts.prev == start)                                    # no velocity
+    calm.step(240)
+    assert np.abs(pts.pos - start).max() < 1e-5 and np.abs(card.rot).max() < 1e-6   # no entrance: nothing moves
+    swung = scenes("lanyard.toml", size=SIZE)                           # the seed's entrance, left to settle
+    swung.step(SETTLE)
+    assert np.abs(parts(swung)[0].pos - start).max() < 2e-3
+
+
+def test_reduced_motion_keeps_the_hand_and_applies_from_the_next_reset(scenes):
+    s = scenes("lanyard.toml", size=SIZE)
+    assert s.toggle_reduced_motion()
+    pts, *_ = parts(s)
+    assert pts.pos[-1, 0] > 1                                           # the entrance already laid out stays
+    s.reset()
+    pts, card, grab, _ = parts(s)
+    assert pts.pos[-1, 0] == 0
+    x, y = card_pixel(s)
+    s.pointer_down(x, y)
+    for k in range(20):
+        s.pointer_move(x + 12 * k, y)
+        s.step(1)
+    assert grab.held and pts.pos[-1, 0] > 0.5 and abs(card.rot[1]) > 0.2   # drag and tilt as ever
