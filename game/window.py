@@ -194,23 +194,23 @@ class PlayWindow(arcade.Window):
         super().on_close()
 
     # ── pointer ──────────────────────────────────────────────────────────────
-    def _y(self, y: float) -> float:
+    def _scene_y(self, y: float) -> float:
         return self.scene.height - y
 
     def on_mouse_motion(self, x, y, dx, dy):
-        self.scene.pointer_move(x, self._y(y))
+        self.scene.pointer_move(x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if 0 <= x < self.width and 0 <= y < self.height:
-            self.scene.pointer_move(x, self._y(y))
+            self.scene.pointer_move(x, self._scene_y(y))
         else:
             self.scene.pointer_leave()      # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
-        self.scene.pointer_down(x, self._y(y))
+        self.scene.pointer_down(x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
-        self.scene.pointer_up(x, self._y(y))
+        self.scene.pointer_up(x, self._scene_y(y))
 
     def on_mouse_leave(self, x, y):
         self.scene.pointer_leave()

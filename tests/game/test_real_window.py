@@ -198,10 +198,6 @@ def test_play_the_rope_in_a_real_window(display):
     assert err == "", err
 
 
-@pytest.mark.xfail(strict=True, reason="bug in game/window.py: PlayWindow._y (the y-flip helper, line ~174) shadows "
-                   "pyglet's Window._y, the window's screen position, which pyglet's Xlib backend assigns on every "
-                   "ConfigureNotify; after any resize or move the next mouse event raises TypeError: 'int' object "
-                   "is not callable (on_mouse_motion) and the game dies. Rename the helper.")
 def test_the_pointer_works_after_a_resize(display):
     desk = Desk(display)
     with Game(desk) as game:
