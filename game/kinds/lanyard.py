@@ -195,18 +195,21 @@ def check(cfg: dict, level: Path, key_path: str) -> None:
     rel = Path(raw)
     if rel.is_absolute():
         fail(f"the absolute path {raw!r}")
-    target = (folder / rel).resolve()
-    if not target.is_relative_to(folder):
-        fail(f"{raw!r}, which leads outside it")
-    if not target.exists():
-        fail(f"no file at {raw!r}")
-    if not target.is_file():
-        fail(f"{raw!r}, which is not a file")
+    try:
+        target = (folder / rel).resolve()
+        if not target.is_relative_to(folder):
+            fail(f"{raw!r}, which leads outside it")
+        if not target.exists():
+            fail(f"no file at {raw!r}")
+        if not target.is_file():
+            fail(f"{raw!r}, which is not a file")
+    except OSError as e:          # a name too long for the file system, a loop of links
+        fail(f"{raw!r}, which cannot be opened ({type(e).__name__})")
     try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
             im.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         fail(f"{raw!r}, which is not a readable image ({type(e).__name__})")
     if fmt != "PNG":
         fail(f"{raw!r}, a {fmt} image")

@@ -207,5 +207,6 @@ kind(Kind(
     doc="Glowing ropes pinned to the pointer: whip them into sparks, hold to electrify (seed 002).",
     schema=SCHEMA,
     spawn=spawn,
-    points=lambda cfg, w, h: (lambda rs: rs[0] * rs[1])(shape(cfg, w)),
+    # a resize can cross narrow_below either way: cap the larger of the two bundles
+    points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
 ))
