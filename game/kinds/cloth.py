@@ -14,6 +14,7 @@ COLS = 40          # points across
 ROWS = 30          # points down
 SPACING = 12.0     # px between grid neighbours at rest
 TOP = 40.0         # px from the top edge to the first row
+FIT = 0.9          # a cloth wider or taller than this fraction of the window is laid out smaller
 MAX_SIDE = 1000    # points along a side: 1,000,000 points is already past the scene cap
 
 SCHEMA = table(
@@ -21,6 +22,8 @@ SCHEMA = table(
     Key("rows", "int", ROWS, "points down", lo=2, hi=MAX_SIDE),
     Key("spacing", "float", SPACING, "rest distance between grid neighbours, px", lo=0.5, hi=1000.0),
     Key("top", "float", TOP, "the first row's distance below the top edge, px", lo=0.0, hi=100_000.0),
+    Key("fit", "float", FIT, "in a smaller window the spacing shrinks so the cloth spans at most this fraction "
+        "of the width, and of the height below `top`", lo=0.01, hi=1.0),
     Key("pin", "choice", "top", "which points hang fixed: the whole top row, its two corners, "
         "every `pin_every`-th top point, or none", choices=("top", "corners", "every", "none")),
     Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points", lo=1, hi=MAX_SIDE),
@@ -55,8 +58,16 @@ def grid_constraints(cols: int, rows: int, shear: bool):
     return np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
 
 
+def fitted_spacing(cfg: dict, w: float, h: float) -> float:
+    """The level's spacing, shrunk so the cloth fits `fit` of the window (never wider than the bounds)."""
+    room_x = w * cfg["fit"] / (cfg["cols"] - 1)
+    room_y = max(h * cfg["fit"] - cfg["top"], h * 0.1) / (cfg["rows"] - 1)
+    return max(min(cfg["spacing"], room_x, room_y), 1e-3)
+
+
 def spawn(cfg: dict, layer: Layer, frame) -> int:
-    cols, rows, sp = cfg["cols"], cfg["rows"], cfg["spacing"]
+    cols, rows = cfg["cols"], cfg["rows"]
+    sp = fitted_spacing(cfg, frame.width, frame.height)
     x0 = (frame.width - (cols - 1) * sp) / 2
     gx, gy = np.meshgrid(np.arange(cols), np.arange(rows))
     pos = np.stack([x0 + gx.ravel() * sp, cfg["top"] + gy.ravel() * sp], 1)
