@@ -14,25 +14,105 @@ The loop runs compiled (numba) and gives the declared order's result bit for bit
 reordering for numpy (red/black, Jacobi) is softer at the same pass count — see
 docs/performance.md. Each repair waits for the one before it, so a rope is one long
 chain of dependent square roots and divisions; but two repairs that share no point
-may run in either order with the same bits. So the repairs run in *level order*: a
-repair's level is one more than the deepest earlier repair it shares a point with.
-Sorting by level keeps every pair that shares a point in declared order, and a
-level's repairs are independent, so the CPU overlaps their chains of dependent
-operations — separate ropes in lockstep, and a cloth's anti-diagonals too.
+may run in either order, or at once, with the same bits. So:
+
+- The constraints fall into independent runs that share no point (`independent_runs`).
+  A run that is a simple path — a rope: repair k joins its points k and k + 1 — is a
+  *chain*. Chains of similar length are relaxed WIDE (or NARROW) at a time, one per
+  SIMD lane: their points are gathered once per step into a lane-major scratch
+  (field f of point k of lane l at ``k * 6 * lanes + f * lanes + l``), every pass runs
+  there branch-free — a lane with nothing to do selects its old bits back — and the
+  points are scattered back once. float64 square roots and divisions are correctly
+  rounded in SIMD too, so each lane's bits are the scalar loop's (never fastmath).
+- Everything else (a cloth, any other graph, a handful of ropes) is relaxed one
+  repair at a time in *level order*: a repair's level is one more than the deepest
+  earlier repair it shares a point with. Sorting by level keeps every pair that
+  shares a point in declared order, and a level's repairs are independent, so the
+  CPU overlaps their chains of dependent operations.
 """
 from __future__ import annotations
 
 import math
-
 import esper
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from components import Bounds, Constraints, Points
 from systems.pipeline import RELAX, system
 
+WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
+NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
+MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, interleaved: as fast, with no idle lanes
+FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's wi + wj, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
+
+
+@intrinsic
+def _select(typingctx, cond, x, y):
+    """``x if cond else y`` as one LLVM select: no branch, so a loop over lanes vectorises."""
+    if x != y:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
+    return x(types.boolean, x, y), codegen
+
+
+@numba.njit(cache=True, nogil=True)
+def independent_runs(n, a, b):
+    """int32[k + 1]: run r is constraints ``runs[r]:runs[r + 1]``; no point of a run is
+    touched by any other run. Runs are contiguous in the declared order; a rope is one."""
+    m = a.shape[0]
+    last = np.empty(n, np.int32)   # last constraint touching each point (only touched points are read)
+    for c in range(m):
+        last[a[c]] = c
+        last[b[c]] = c
+    runs = np.empty(m + 1, np.int32)
+    runs[0] = 0
+    k = 0
+    reach = -1                     # the furthest constraint sharing a point with the open run
+    for c in range(m):
+        reach = max(reach, last[a[c]], last[b[c]])
+        if reach == c:
+            k += 1
+            runs[k] = c + 1
+    return runs[:k + 1]
+
+
+@numba.njit(cache=True, nogil=True)
+def chain_heads(n, a, b, runs):
+    """int32[runs]: each run's first point if it is a simple path — repair k joins points
+    p_k and p_k+1 (either way round), all distinct — else -1."""
+    nr = runs.shape[0] - 1
+    head = np.full(nr, -1, np.int32)
+    seen = np.full(n, -1, np.int32)   # the run whose walk visited each point
+    for r in range(nr):
+        c0, c1 = runs[r], runs[r + 1]
+        p = a[c0]
+        if c1 - c0 > 1 and (p == a[c0 + 1] or p == b[c0 + 1]):
+            p = b[c0]                     # a[c0] is shared with the next repair: the path starts at b[c0]
+        cur = p
+        seen[cur] = r
+        ok = True
+        for c in range(c0, c1):
+            if a[c] == cur:
+                nxt = b[c]
+            elif b[c] == cur:
+                nxt = a[c]
+            else:
+                ok = False                # a branch, or a repair that skips along
+                break
+            if seen[nxt] == r:
+                ok = False                # a loop, a repeated pair or a self-link
+                break
+            seen[nxt] = r
+            cur = nxt
+        if ok:
+            head[r] = p
+    return head
 
 
 @numba.njit(cache=True, nogil=True)
@@ -63,15 +143,207 @@ def level_order(n, a, b, cons):
 
 
 @numba.njit(cache=True, nogil=True)
-def schedule_arrays(n, a, b):
-    """(order, free, loose): the constraints in level order, the points they touch
-    (clamped after each pass) and the points in no constraint."""
-    order = level_order(n, a, b, np.arange(a.shape[0], dtype=np.int32))
-    touched = np.zeros(n, np.bool_)
-    for c in range(a.shape[0]):
-        touched[a[c]] = True
-        touched[b[c]] = True
-    return order, np.nonzero(touched)[0].astype(np.int32), np.nonzero(~touched)[0].astype(np.int32)
+def schedule_arrays(n, lanes, a, b):
+    """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
+
+    - groups int64[G + 1, 3]: group g of chains has ``groups[g, 2]`` lanes (WIDE or
+      NARROW) and K_g = (``groups[g + 1, 0] - groups[g, 0]``) / lanes repairs per lane;
+      its repair slots are cmap[groups[g, 0]:groups[g + 1, 0]] (constraint of repair k of
+      lane l at k * lanes + l; -1 pads a shorter chain) and its K_g + 1 point slots
+      pmap[groups[g, 1]:groups[g + 1, 1]] (point per slot, -1 pads). Only if ``lanes``.
+    - order: every other constraint, in level order.
+    - free: the points those touch (clamped after each pass); loose: points in no constraint.
+    """
+    runs = independent_runs(n, a, b)
+    nr = runs.shape[0] - 1
+    head = chain_heads(n, a, b, runs) if lanes else np.full(nr, -1, np.int32)
+    chains = np.nonzero(head >= 0)[0]
+    chains = chains[np.argsort(runs[chains + 1] - runs[chains], kind="mergesort")]
+    left = chains.shape[0] % WIDE
+    if left >= MIN_CHAINS:
+        left = 0
+    for i in range(left):               # too few for a group: the shortest go in level order
+        head[chains[i]] = -1
+    chains = chains[left:]
+    widths = [WIDE] * (chains.shape[0] // WIDE)
+    if chains.shape[0] % WIDE:
+        widths.append(NARROW if chains.shape[0] % WIDE <= NARROW else WIDE)
+    ng = len(widths)
+    groups = np.zeros((ng + 1, 3), np.int64)
+    first = 0
+    for g in range(ng):
+        w = widths[g]
+        r = chains[min(first + w, chains.shape[0]) - 1]   # the group's longest
+        k = runs[r + 1] - runs[r]
+        groups[g, 2] = w
+        groups[g + 1, 0] = groups[g, 0] + k * w
+        groups[g + 1, 1] = groups[g, 1] + (k + 1) * w
+        first += w
+    cmap = np.full(groups[ng, 0], -1, np.int32)
+    pmap = np.full(groups[ng, 1], -1, np.int32)
+    role = np.zeros(n, np.uint8)      # 1: in a chain, 2: in another constraint
+    g = lane = 0
+    for i in range(chains.shape[0]):
+        if lane == groups[g, 2]:
+            g += 1
+            lane = 0
+        w = groups[g, 2]
+        r = chains[i]
+        cur = head[r]
+        pmap[groups[g, 1] + lane] = cur
+        role[cur] = 1
+        for k in range(runs[r + 1] - runs[r]):
+            c = runs[r] + k
+            cur = b[c] if a[c] == cur else a[c]
+            cmap[groups[g, 0] + k * w + lane] = c
+            pmap[groups[g, 1] + (k + 1) * w + lane] = cur
+            role[cur] = 1
+        lane += 1
+    count = 0
+    for r in range(nr):
+        if head[r] < 0:
+            count += runs[r + 1] - runs[r]
+    cons = np.empty(count, np.int32)
+    t = 0
+    for r in range(nr):
+        if head[r] < 0:
+            for c in range(runs[r], runs[r + 1]):
+                cons[t] = c
+                t += 1
+                role[a[c]] = 2
+                role[b[c]] = 2
+    order = level_order(n, a, b, cons)
+    free = np.nonzero(role == 2)[0].astype(np.int32)
+    loose = np.nonzero(role == 0)[0].astype(np.int32)
+    return groups, cmap, pmap, order, free, loose
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _repair_lanes(s, o, lanes, three, halves):
+    """Repair k of ``lanes`` chains at once (o = k * FIELDS * lanes), with the sequential
+    loop's operations in its order, lane by lane. A lane whose repair has no weight
+    (padding, or both ends pinned) selects its old bits back."""
+    row = FIELDS * lanes
+    for lane in range(lanes):
+        t = o + lane
+        u = t + row                   # point k + 1
+        xi = s[t]
+        xj = s[u]
+        yi = s[lanes + t]
+        yj = s[lanes + u]
+        ex = xj - xi
+        ey = yj - yi
+        dist2 = 0.0
+        dist2 += ex * ex
+        dist2 += ey * ey
+        zi = zj = ez = np.float32(0.0)
+        if three:
+            zi = s[2 * lanes + t]
+            zj = s[2 * lanes + u]
+            ez = zj - zi
+            dist2 += ez * ez
+        dist = math.sqrt(dist2)
+        dist = _select(dist == 0.0, COINCIDENT, dist)
+        wi = s[3 * lanes + t]
+        wj = s[3 * lanes + u]
+        w = s[4 * lanes + t]
+        if halves:   # w is 0, 1 or 2: dividing by it is multiplying by 1 or 0.5, to the bit
+            f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, 0.5, 1.0)
+        else:
+            f = (dist - s[5 * lanes + t]) / dist / w
+        live = w != 0.0
+        e = ex * f
+        s[t] = _select(live, np.float32(xi + e * wi), xi)
+        s[u] = _select(live, np.float32(xj - e * wj), xj)
+        e = ey * f
+        s[lanes + t] = _select(live, np.float32(yi + e * wi), yi)
+        s[lanes + u] = _select(live, np.float32(yj - e * wj), yj)
+        if three:
+            e = ez * f
+            s[2 * lanes + t] = _select(live, np.float32(zi + e * wi), zi)
+            s[2 * lanes + u] = _select(live, np.float32(zj - e * wj), zj)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _clamp_lanes(s, q, lo, hi, rows, lanes):
+    """Clamp coordinate q of the free point slots of ``rows`` rows into [lo, hi]."""
+    for k in range(rows):
+        for lane in range(lanes):
+            t = k * FIELDS * lanes + lane
+            x = s[q * lanes + t]
+            y = _select(x < lo, lo, x)
+            y = _select(y > hi, hi, y)
+            s[q * lanes + t] = _select(s[3 * lanes + t] != 0.0, y, x)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes, three):
+    """One group of chains: gather into the lane scratch, `passes` passes (each followed by
+    the clamp), scatter back. ``lanes`` and ``three`` are constants at every call."""
+    d = pos.shape[1]
+    row = FIELDS * lanes
+    halves = True
+    for k in range(reps + 1):
+        for lane in range(lanes):
+            p = pmap[k * lanes + lane]
+            q = max(p, 0)                 # a padding slot reads point 0 and weighs nothing
+            t = k * row + lane
+            s[t] = pos[q, 0]
+            s[lanes + t] = pos[q, 1]
+            if three:
+                s[2 * lanes + t] = pos[q, 2]
+            v = _select(p >= 0, inv_mass[q], np.float32(0.0))
+            s[3 * lanes + t] = v
+            halves &= (v == 0.0) | (v == 1.0)   # then every wi + wj is 0, 1 or 2
+    for k in range(reps):
+        for lane in range(lanes):
+            c = cmap[k * lanes + lane]
+            t = k * row + lane
+            s[5 * lanes + t] = rest[max(c, 0)]
+            s[4 * lanes + t] = _select(c >= 0, s[3 * lanes + t] + s[3 * lanes + t + row], np.float32(0.0))
+    for _ in range(passes):
+        for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
+            if halves:
+                _repair_lanes(s, k * row, lanes, three, True)
+            else:
+                _repair_lanes(s, k * row, lanes, three, False)
+        if lo.shape[0] == d:    # clamping is idempotent, and no other repair moves these points
+            _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
+            _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
+            if three:
+                _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
+    for k in range(reps + 1):
+        for lane in range(lanes):
+            p = pmap[k * lanes + lane]
+            if p >= 0:
+                t = k * row + lane
+                pos[p, 0] = s[t]
+                pos[p, 1] = s[lanes + t]
+                if three:
+                    pos[p, 2] = s[2 * lanes + t]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap):
+    """Every group of chains, each in its own pass of the lane scratch."""
+    ng = groups.shape[0] - 1
+    kmax = 0
+    for g in range(ng):
+        kmax = max(kmax, (groups[g + 1, 0] - groups[g, 0]) // groups[g, 2])
+    s = np.zeros((kmax + 1) * FIELDS * WIDE, np.float32)   # one allocation: LLVM sees no overlap
+    for g in range(ng):
+        w = groups[g, 2]
+        reps = (groups[g + 1, 0] - groups[g, 0]) // w
+        cm = cmap[groups[g, 0]:groups[g + 1, 0]]
+        pm = pmap[groups[g, 1]:groups[g + 1, 1]]
+        if pos.shape[1] == 3 and w == WIDE:
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True)
+        elif pos.shape[1] == 3:
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True)
+        elif w == WIDE:
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False)
+        else:
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -140,11 +412,13 @@ def _relax_levels(pos, inv_mass, a, b, rest, passes, lo, hi, order, free):
 
 
 @numba.njit(cache=True, nogil=True)
-def solve(pos, inv_mass, a, b, rest, passes, lo, hi, order, free, loose):
+def solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, free, loose):
     """`passes` sweeps over the constraints, in place, with the bits of the declared order;
-    the last three arguments are `schedule_arrays(n, a, b)`. lo/hi empty: no box."""
+    the last six arguments are `schedule_arrays(n, d in (2, 3), a, b)`. lo/hi empty: no box."""
     if passes <= 0:
         return
+    if groups.shape[0] > 1:
+        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap)
     if order.shape[0] > 0:
         _relax_levels(pos, inv_mass, a, b, rest, passes, lo, hi, order, free)
     if lo.shape[0] == pos.shape[1]:
@@ -154,8 +428,9 @@ def solve(pos, inv_mass, a, b, rest, passes, lo, hi, order, free, loose):
 @numba.njit(cache=True, nogil=True)
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
     """`passes` sweeps over the constraints in order, in place. lo/hi empty: no box."""
-    order, free, loose = schedule_arrays(pos.shape[0], a, b)
-    solve(pos, inv_mass, a, b, rest, passes, lo, hi, order, free, loose)
+    n, d = pos.shape
+    groups, cmap, pmap, order, free, loose = schedule_arrays(n, d == 2 or d == 3, a, b)
+    solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, free, loose)
 
 
 @system("relax", RELAX)

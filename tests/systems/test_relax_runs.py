@@ -1,12 +1,13 @@
-"""Relaxing in level order gives bit for bit the plain sequential sweep.
+"""Relaxing chains in SIMD lanes and the rest in level order gives bit for bit the plain sequential sweep.
 
-`systems.relax` sorts the constraints by level (one more than the deepest earlier
-constraint sharing a point) so that independent repairs overlap (for speed). The oracle
-here is the obvious loop — every constraint in declared order, every pass, then every
-point clamped — compiled with the same numba arithmetic, so any difference in order
-shows up as a differing bit.
+`systems.relax` splits the constraints into runs that share no point, relaxes the
+runs that are simple paths (ropes) side by side in SIMD lanes, and the others one
+repair at a time in level order (for speed). The oracle here is the obvious loop —
+every constraint in declared order, every pass, then every point clamped — compiled
+with the same numba arithmetic, so any difference in order shows up as a differing bit.
 """
 import math
+import platform
 
 import esper
 import numba
@@ -14,7 +15,8 @@ import numpy as np
 import pytest
 
 from components import Bounds, Constraints, Points
-from systems.relax import Relax, level_order, relax
+from systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, relax,
+                           schedule_arrays)
 
 
 @numba.njit(cache=True)
@@ -66,8 +68,11 @@ def grid(cols, rows, at=0):
 
 
 def rope_counts(rng, lo, hi):
-    """Point counts of a few to a hundred-odd ropes."""
-    return list(rng.integers(lo, hi, int(rng.integers(1, 130))))
+    """Rope point counts for a number of ropes that lands in every grouping case: less than
+    MIN_CHAINS left over, a NARROW group, a WIDE group, several WIDE groups and a remainder."""
+    k = int(rng.choice([1, MIN_CHAINS - 1, MIN_CHAINS, NARROW, NARROW + 1, WIDE, 2 * WIDE + 3,
+                        3 * WIDE + MIN_CHAINS + 1, int(rng.integers(1, 4 * WIDE))]))
+    return list(rng.integers(lo, hi, k))
 
 
 def graph(rng, kind):
@@ -75,7 +80,7 @@ def graph(rng, kind):
     if kind == "ropes":         # mixed lengths, from single links up
         return chains(rope_counts(rng, 2, 30), int(rng.integers(0, 4)))
     if kind == "even ropes":    # all one length, as the benchmark's
-        return chains([int(rng.integers(2, 41))] * int(rng.integers(1, 100)))
+        return chains([int(rng.integers(2, 41))] * int(rng.integers(1, 3 * WIDE)))
     if kind == "mixed ropes":   # ropes on shuffled point indices: chains whose points are all over memory
         n, a, b = chains(rope_counts(rng, 2, 12))
         perm = rng.permutation(n).astype(np.int32)
@@ -144,16 +149,40 @@ def test_same_bits_as_the_plain_sequential_sweep(kind, d):
 
 
 @pytest.mark.parametrize("d", [1, 4])
-def test_other_dimensions(d):
+def test_other_dimensions_take_the_level_order_only(d):
     rng = np.random.default_rng(d)
     for kind in ("ropes", "random"):
         n, a, b = graph(rng, kind)
+        assert len(schedule_arrays(n, False, a, b)[0]) == 1     # no chain groups
         pos, inv, rest = state(rng, n, len(a), d)
         lo, hi = np.full(d, 80, np.float32), np.full(d, 130, np.float32)
         want, got = pos.copy(), pos.copy()
         sequential(want, inv, a, b, rest, 5, lo, hi)
         relax(got, inv, a, b, rest, 5, lo, hi)
         assert np.array_equal(want.view(np.uint32), got.view(np.uint32))
+
+
+def test_runs_split_ropes_and_nothing_that_shares_a_point():
+    n, a, b = chains([3, 1, 4, 2], spare=2)            # segments 0-1 | (none) | 2-4 | 5
+    assert independent_runs(n, a, b).tolist() == [0, 2, 5, 6]
+    a2 = np.append(a, np.int32(0))                     # a last link back to point 0 joins everything
+    b2 = np.append(b, np.int32(9))
+    assert independent_runs(n, a2, b2).tolist() == [0, 7]
+
+
+def test_chains_are_simple_paths_in_declared_order():
+    def heads(pairs, n=10):
+        a, b = (np.array(v, np.int32) for v in zip(*pairs))
+        return chain_heads(n, a, b, independent_runs(n, a, b)).tolist()
+    assert heads([(0, 1), (1, 2), (2, 3)]) == [0]
+    assert heads([(1, 0), (2, 1), (3, 2)]) == [0]          # declared end to start: still a chain
+    assert heads([(3, 2), (2, 1), (1, 0)]) == [3]          # walked from the far end
+    assert heads([(5, 7)]) == [5]
+    assert heads([(0, 1), (1, 2), (2, 0)]) == [-1]         # a ring
+    assert heads([(0, 1), (1, 2), (1, 3)]) == [-1]         # a branch
+    assert heads([(0, 1), (2, 3), (1, 2)]) == [-1]         # every link of a path, out of order
+    assert heads([(0, 1), (0, 1)]) == [-1]                 # a repeated link
+    assert heads([(4, 4)]) == [-1]                         # a self-link
 
 
 def test_level_order_keeps_every_shared_point_in_declared_order():
@@ -168,6 +197,23 @@ def test_level_order_keeps_every_shared_point_in_declared_order():
             for e in range(c):
                 if {a[c], b[c]} & {a[e], b[e]}:
                     assert rank[e] < rank[c]
+
+
+def test_groups_fill_wide_then_narrow_and_leave_a_few_ropes_to_the_level_order():
+    for ropes, widths, leftover in ((3 * WIDE + NARROW, [WIDE] * 3 + [NARROW], 0),
+                                    (2 * WIDE + NARROW + 1, [WIDE] * 3, 0),
+                                    (WIDE + MIN_CHAINS - 1, [WIDE], MIN_CHAINS - 1),
+                                    (3, [], 3)):
+        counts = [5 + r % 7 for r in range(ropes)]
+        n, a, b = chains(counts)
+        groups, cmap, pmap, order, free, loose = schedule_arrays(n, True, a, b)
+        assert groups[:-1, 2].tolist() == widths
+        in_order = np.zeros(len(a), int)
+        in_order[order] = 1
+        assert len(set(np.unique(cmap[cmap >= 0]).tolist()) | set(order.tolist())) == len(a)
+        assert (in_order[cmap[cmap >= 0]] == 0).all()                   # each constraint in one place
+        assert len(order) == sum(sorted(c - 1 for c in counts)[:leftover])   # the shortest ropes left over
+        assert len(loose) == 0 and len(free) == len(np.unique(np.r_[a[order], b[order]]))
 
 
 def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
@@ -188,3 +234,20 @@ def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
         Relax().process(None)
         sequential(want, inv, con.a, con.b, con.rest, con.passes, box.lo, box.hi)
         assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), step
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="reads x86 assembly")
+def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
+    """The speed of the chain groups is SIMD: a change that stops LLVM vectorising the lane
+    loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently."""
+    import re
+
+    from systems import relax as relax_mod
+    kernel = numba.njit(error_model="numpy")(relax_mod._relax_chains.py_func)   # uncached: asm is readable
+    n, a, b = chains([5] * WIDE)
+    groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)
+    pos, inv, rest = state(np.random.default_rng(0), n, len(a), 2)
+    no = np.zeros(0, np.float32)
+    kernel(pos, inv, rest, 1, no, no, groups, cmap, pmap)
+    asm = "\n".join(kernel.inspect_asm().values())
+    assert re.search(r"\bv?sqrtpd\s", asm) and re.search(r"\bv?divpd\s", asm)
