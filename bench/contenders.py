@@ -60,13 +60,15 @@ class Engine:
         return [(p[s:s + c, 0], p[s:s + c, 1]) for s, c in zip(self.ropes.start, self.ropes.count)]
 
     def state_bytes(self) -> int:
-        """Bytes of every numpy array held by the body entity's components."""
+        """Bytes of every numpy array held by the body entity's components, the relax
+        schedule cached on `Constraints` (built by the first step) included."""
         total = 0
         for comp in esper.components_for_entity(self.body):
             for f in dataclasses.fields(comp):
                 v = getattr(comp, f.name)
-                if isinstance(v, np.ndarray):
-                    total += v.nbytes
+                for arr in (v,) if isinstance(v, np.ndarray) else getattr(v, "arrays", ()):
+                    if isinstance(arr, np.ndarray):
+                        total += arr.nbytes
         return total
 
     def close(self) -> None:

@@ -175,10 +175,10 @@ def profile_engine(w, budget: Budget) -> dict:
              "other systems": other_systems}
     parts["integrate kernel"] = lambda: integrate(pts.pos, pts.prev, pts.inv_mass, f.gravity, _NO_EXTRA,
                                                   f.damping, dt)
-    parts["relax kernel"] = lambda: relax_mod.relax(pts.pos, pts.inv_mass, con.a, con.b, con.rest, con.passes,
-                                                    box, box)
-    if hasattr(relax_mod, "independent_runs"):
-        parts["finding runs"] = lambda: relax_mod.independent_runs(len(pts.pos), con.a, con.b)
+    order = relax_mod.schedule(con, pts.pos.shape)   # what the system keeps on Constraints
+    parts["relax kernel"] = lambda: relax_mod.solve(pts.pos, pts.inv_mass, con.a, con.b, con.rest, con.passes,
+                                                    box, box, *order)
+    parts["schedule"] = lambda: relax_mod.schedule_arrays(len(pts.pos), True, con.a, con.b)
     out = {"others": sorted(n for n in by_name if n not in ("integrate", "relax"))}
     short = dataclasses.replace(budget, repeat_s=budget.repeat_s / 2)
     for name, fn in parts.items():
@@ -222,6 +222,7 @@ def run(args) -> Report:
     w4 = next((w for w in chosen if w.id == "W4"), None)
     if w4 is not None:
         e = Engine(w4)
+        e.step()   # builds the caches a step keeps (the relax schedule)
         rep.w4_state_bytes = e.state_bytes()
         rep.bytes_per_point = rep.w4_state_bytes / w4.points
         e.close()
@@ -317,7 +318,8 @@ def markdown(rep: Report) -> str:
     if rep.profile:
         others = next(iter(rep.profile.values()))["others"]
         out += ["", "### Where the engine's step goes (ms per step, median; each part timed on its own)", "",
-                "| workload | whole step (`esper.process`) | integrate kernel | relax kernel | of which finding runs "
+                "| workload | whole step (`esper.process`) | integrate kernel | relax kernel "
+                "| relax schedule (once per topology, not per step) "
                 "| relax ns per segment·pass | Python around the two kernels | other systems "
                 "| esper dispatch |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -328,7 +330,7 @@ def markdown(rep: Report) -> str:
             procs = p["integrate.process"] + p["relax.process"] + p["other systems"]
             wrap = p["integrate.process"] + p["relax.process"] - p["integrate kernel"] - p["relax kernel"]
             out.append(f"| {w.id} | {p['esper.process']:.4f} | {p['integrate kernel']:.4f} | {p['relax kernel']:.4f} "
-                       f"| {p.get('finding runs', 0.0):.4f} | {p['relax ns per segment·pass']:.1f} "
+                       f"| {p['schedule']:.4f} | {p['relax ns per segment·pass']:.1f} "
                        f"| {max(wrap, 0.0):.4f} | {p['other systems']:.4f} "
                        f"| {max(p['esper.process'] - procs, 0.0):.4f} |")
         out += ["", f"Other systems: the {len(others)} other registered simulation systems, run on this world with "
@@ -345,7 +347,8 @@ def markdown(rep: Report) -> str:
                 out.append(f"| {name} | — | {t} | — |")
     out += ["", "### Memory", ""]
     if rep.w4_state_bytes:
-        out.append(f"- Engine state at W4: {rep.w4_state_bytes:,} bytes of numpy arrays on the body entity for "
+        out.append(f"- Engine state at W4: {rep.w4_state_bytes:,} bytes of numpy arrays on the body entity (the "
+                   "relax schedule cached on `Constraints` included) for "
                    f"100,000 points = **{rep.bytes_per_point:.1f} bytes per point** (target ≤ 100; GPU-side "
                    "buffers are not counted here: W4 is never drawn).")
     out.append(f"- Process peak RSS (`getrusage` ru_maxrss) after the engine's profile runs (every chosen workload, "

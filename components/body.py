@@ -1,7 +1,7 @@
 """Components of a Verlet body: its points, what holds them, what pulls them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -56,12 +56,15 @@ class Constraints:
 
     a, b: int32[m] — the joined points; rest: float32[m] — rest lengths, scene units.
     passes: relaxation passes per step; more passes, stiffer body.
+    schedule: the relax system's cache of the solve order derived from a and b; it is
+    rebuilt when a or b is replaced by another array (so replace them, never edit in place).
     """
 
     a: np.ndarray
     b: np.ndarray
     rest: np.ndarray
     passes: int
+    schedule: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass

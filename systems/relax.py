@@ -1,6 +1,6 @@
 """Relax: pull every distance constraint back toward its rest length, and clamp to bounds.
 
-Reads: Constraints, Bounds (optional). Writes: Points.pos.
+Reads: Constraints, Bounds (optional). Writes: Points.pos, Constraints.schedule (a cache).
 
 Sequential Gauss–Seidel, as the seeds: constraints are repaired one after another
 in their declared order, each moving its two ends by the error weighted by their
@@ -29,10 +29,15 @@ may run in either order, or at once, with the same bits. So:
   earlier repair it shares a point with. Sorting by level keeps every pair that
   shares a point in declared order, and a level's repairs are independent, so the
   CPU overlaps their chains of dependent operations.
+
+Finding the chains and levels is done once per constraint topology and cached on
+`Constraints.schedule` (see `schedule`); replacing ``a`` or ``b`` rebuilds it.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
 import esper
 import numba
 import numpy as np
@@ -216,6 +221,30 @@ def schedule_arrays(n, lanes, a, b):
     free = np.nonzero(role == 2)[0].astype(np.int32)
     loose = np.nonzero(role == 0)[0].astype(np.int32)
     return groups, cmap, pmap, order, free, loose
+
+
+@dataclass
+class Schedule:
+    """`schedule_arrays` for one pair of (a, b) arrays of m constraints over n points of d dimensions."""
+
+    a: np.ndarray
+    b: np.ndarray
+    n: int
+    d: int
+    m: int
+    arrays: tuple
+
+
+def schedule(con: Constraints, shape) -> tuple:
+    """The cached solve order for ``con`` over points of ``shape`` (n, d); rebuilt when
+    ``con.a`` or ``con.b`` is replaced (tearing), resized, or the points change shape.
+    Editing a or b in place is not noticed: replace the arrays."""
+    n, d = shape
+    s = con.schedule
+    if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a),
+                                    schedule_arrays(n, d == 2 or d == 3, con.a, con.b))
+    return s.arrays
 
 
 @numba.njit(inline="always", error_model="numpy")
@@ -427,7 +456,8 @@ def solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, 
 
 @numba.njit(cache=True, nogil=True)
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
-    """`passes` sweeps over the constraints in order, in place. lo/hi empty: no box."""
+    """`passes` sweeps over the constraints in order, in place, scheduling them first
+    (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
     n, d = pos.shape
     groups, cmap, pmap, order, free, loose = schedule_arrays(n, d == 2 or d == 3, a, b)
     solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, free, loose)
@@ -439,4 +469,5 @@ class Relax(esper.Processor):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             box = esper.try_component(ent, Bounds)
             lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
-            relax(pts.pos, pts.inv_mass, con.a, con.b, con.rest, con.passes, lo, hi)
+            solve(pts.pos, pts.inv_mass, con.a, con.b, con.rest, con.passes, lo, hi,
+                  *schedule(con, pts.pos.shape))

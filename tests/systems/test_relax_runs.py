@@ -16,7 +16,7 @@ import pytest
 
 from components import Bounds, Constraints, Points
 from systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, relax,
-                           schedule_arrays)
+                           schedule, schedule_arrays)
 
 
 @numba.njit(cache=True)
@@ -214,6 +214,19 @@ def test_groups_fill_wide_then_narrow_and_leave_a_few_ropes_to_the_level_order()
         assert (in_order[cmap[cmap >= 0]] == 0).all()                   # each constraint in one place
         assert len(order) == sum(sorted(c - 1 for c in counts)[:leftover])   # the shortest ropes left over
         assert len(loose) == 0 and len(free) == len(np.unique(np.r_[a[order], b[order]]))
+
+
+def test_schedule_is_cached_and_rebuilt_when_the_links_are_replaced():
+    n, a, b = chains([6, 9, 4] * 12, spare=2)
+    con = Constraints(a=a, b=b, rest=np.full(len(a), 5.0, np.float32), passes=4)
+    first = schedule(con, (n, 2))
+    assert schedule(con, (n, 2)) is first                               # same arrays: no rebuild
+    assert schedule(con, (n + 1, 2)) is not first                       # more points: rebuilt
+    keep = np.ones(len(a), bool)
+    keep[[3, 40, 41]] = False                                           # tear three links, as the plugin does
+    con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
+    torn = schedule(con, (n + 1, 2))
+    assert torn is not first and len(torn[1][torn[1] >= 0]) + len(torn[3]) == keep.sum()
 
 
 def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
