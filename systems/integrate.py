@@ -6,6 +6,10 @@ x' = x + (x − x_prev)·damping + a·dt². Velocity is never stored: it is the 
 between position and previous position, so anything that moves a point (a drag,
 a constraint, a pin) also sets its velocity. Pinned points (inv_mass 0) are
 skipped; their pins own them.
+
+The kernel walks the coordinates as one flat run (pos and prev are C-contiguous)
+without a branch — a pinned point keeps its own bits by selection — so LLVM
+vectorises it; the arithmetic is the formula's, in its order, in every lane.
 """
 from __future__ import annotations
 
@@ -19,23 +23,41 @@ from systems.pipeline import INTEGRATE, system
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
 
+@numba.njit(inline="always")
+def _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, has_extra):
+    """The Verlet step over flat views; ``d`` and ``has_extra`` are constants at each call."""
+    x = pos.reshape(-1)
+    xp = prev.reshape(-1)
+    ex = extra.reshape(-1)
+    for i in range(pos.shape[0]):
+        free = inv_mass[i] != 0.0
+        for q in range(d):
+            k = i * d + q
+            now = x[k]
+            before = xp[k]
+            a = gravity[q]
+            if has_extra:
+                a += ex[k]
+            v = (now - before) * damping
+            x[k] = np.float32(now + v + a * dt2) if free else now
+            xp[k] = now if free else before
+
+
 @numba.njit(cache=True, nogil=True)
 def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
-    """One Verlet step in place. extra: float32[n, d] per-point acceleration, or 0 rows."""
+    """One Verlet step in place. pos, prev: C-contiguous float32[n, d]; extra: float32[n, d]
+    per-point acceleration, or 0 rows."""
     n, d = pos.shape
     dt2 = dt * dt
     has_extra = extra.shape[0] == n
-    for i in range(n):
-        if inv_mass[i] == 0.0:
-            continue
-        for q in range(d):
-            x = pos[i, q]
-            a = gravity[q]
-            if has_extra:
-                a += extra[i, q]
-            v = (x - prev[i, q]) * damping
-            prev[i, q] = x
-            pos[i, q] = x + v + a * dt2
+    if d == 2 and has_extra:   # constant flags: each branch compiles to one branch-free loop
+        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, True)
+    elif d == 2:
+        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, False)
+    elif has_extra:
+        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, True)
+    else:
+        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, False)
 
 
 @system("integrate", INTEGRATE)
