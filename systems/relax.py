@@ -156,7 +156,8 @@ def schedule_arrays(n, lanes, a, b):
       its repair slots are cmap[groups[g, 0]:groups[g + 1, 0]] (constraint of repair k of
       lane l at k * lanes + l; -1 pads a shorter chain) and its K_g + 1 point slots
       pmap[groups[g, 1]:groups[g + 1, 1]] (point per slot, -1 pads). Only if ``lanes``.
-    - order: every other constraint, in level order.
+    - order int32[3, m']: every other constraint in level order (row 0), with its two
+      points (rows 1, 2: read straight, not through the constraint index).
     - free: the points those touch (clamped after each pass); loose: points in no constraint.
     """
     runs = independent_runs(n, a, b)
@@ -217,7 +218,12 @@ def schedule_arrays(n, lanes, a, b):
                 t += 1
                 role[a[c]] = 2
                 role[b[c]] = 2
-    order = level_order(n, a, b, cons)
+    cons = level_order(n, a, b, cons)
+    order = np.empty((3, cons.shape[0]), np.int32)
+    for t in range(cons.shape[0]):
+        order[0, t] = cons[t]
+        order[1, t] = a[cons[t]]
+        order[2, t] = b[cons[t]]
     free = np.nonzero(role == 2)[0].astype(np.int32)
     loose = np.nonzero(role == 0)[0].astype(np.int32)
     return groups, cmap, pmap, order, free, loose
@@ -389,15 +395,15 @@ def clamp(pos, inv_mass, points, lo, hi):
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _relax_levels(pos, inv_mass, a, b, rest, passes, lo, hi, order, free):
+def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
     """`passes` sweeps over ``order`` one repair at a time, clamping ``free`` after each."""
     d = pos.shape[1]
     boxed = lo.shape[0] == d
     for _ in range(passes):
-        for t in range(order.shape[0]):
-            c = order[t]
-            i = a[c]
-            j = b[c]
+        for t in range(order.shape[1]):
+            c = order[0, t]
+            i = order[1, t]
+            j = order[2, t]
             wi = inv_mass[i]
             wj = inv_mass[j]
             w = wi + wj
@@ -448,8 +454,8 @@ def solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, 
         return
     if groups.shape[0] > 1:
         _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap)
-    if order.shape[0] > 0:
-        _relax_levels(pos, inv_mass, a, b, rest, passes, lo, hi, order, free)
+    if order.shape[1] > 0:
+        _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free)
     if lo.shape[0] == pos.shape[1]:
         clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
 
