@@ -66,9 +66,9 @@ class Engine:
         for comp in esper.components_for_entity(self.body):
             for f in dataclasses.fields(comp):
                 v = getattr(comp, f.name)
-                for arr in (v,) if isinstance(v, np.ndarray) else getattr(v, "arrays", ()):
-                    if isinstance(arr, np.ndarray):
-                        total += arr.nbytes
+                arr = v if isinstance(v, np.ndarray) else getattr(v, "plan", None)
+                if isinstance(arr, np.ndarray):
+                    total += arr.nbytes
         return total
 
     def close(self) -> None:

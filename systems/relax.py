@@ -151,7 +151,7 @@ def level_order(n, a, b, cons):
 def schedule_arrays(n, lanes, a, b):
     """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
 
-    - groups int64[G + 1, 3]: group g of chains has ``groups[g, 2]`` lanes (WIDE or
+    - groups int32[G + 1, 3]: group g of chains has ``groups[g, 2]`` lanes (WIDE or
       NARROW) and K_g = (``groups[g + 1, 0] - groups[g, 0]``) / lanes repairs per lane;
       its repair slots are cmap[groups[g, 0]:groups[g + 1, 0]] (constraint of repair k of
       lane l at k * lanes + l; -1 pads a shorter chain) and its K_g + 1 point slots
@@ -175,7 +175,7 @@ def schedule_arrays(n, lanes, a, b):
     if chains.shape[0] % WIDE:
         widths.append(NARROW if chains.shape[0] % WIDE <= NARROW else WIDE)
     ng = len(widths)
-    groups = np.zeros((ng + 1, 3), np.int64)
+    groups = np.zeros((ng + 1, 3), np.int32)
     first = 0
     for g in range(ng):
         w = widths[g]
@@ -229,28 +229,60 @@ def schedule_arrays(n, lanes, a, b):
     return groups, cmap, pmap, order, free, loose
 
 
+@numba.njit(cache=True, nogil=True)
+def plan(n, lanes, a, b):
+    """`schedule_arrays` packed into one int32 array — numba unboxes one array argument
+    faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
+    loose), then each array's values in that order."""
+    groups, cmap, pmap, order, free, loose = schedule_arrays(n, lanes, a, b)
+    sizes = (groups.shape[0], cmap.size, pmap.size, order.shape[1], free.size, loose.size)
+    out = np.empty(6 + groups.size + cmap.size + pmap.size + order.size + free.size + loose.size, np.int32)
+    for k in range(6):
+        out[k] = sizes[k]
+    at = 6
+    for part in (groups.ravel(), cmap, pmap, order.ravel(), free, loose):
+        out[at:at + part.size] = part
+        at += part.size
+    return out
+
+
+@numba.njit(inline="always")
+def unpack(packed):
+    """The `schedule_arrays` tuple of a `plan`, as views into it."""
+    ng1, nc, npm, m, nf = packed[0], packed[1], packed[2], packed[3], packed[4]
+    at = 6
+    groups = packed[at:at + 3 * ng1].reshape(ng1, 3)
+    at += 3 * ng1
+    cmap = packed[at:at + nc]
+    at += nc
+    pmap = packed[at:at + npm]
+    at += npm
+    order = packed[at:at + 3 * m].reshape(3, m)
+    at += 3 * m
+    return groups, cmap, pmap, order, packed[at:at + nf], packed[at + nf:]
+
+
 @dataclass
 class Schedule:
-    """`schedule_arrays` for one pair of (a, b) arrays of m constraints over n points of d dimensions."""
+    """The `plan` for one pair of (a, b) arrays of m constraints over n points of d dimensions."""
 
     a: np.ndarray
     b: np.ndarray
     n: int
     d: int
     m: int
-    arrays: tuple
+    plan: np.ndarray
 
 
-def schedule(con: Constraints, shape) -> tuple:
-    """The cached solve order for ``con`` over points of ``shape`` (n, d); rebuilt when
+def schedule(con: Constraints, shape) -> np.ndarray:
+    """The cached `plan` for ``con`` over points of ``shape`` (n, d); rebuilt when
     ``con.a`` or ``con.b`` is replaced (tearing), resized, or the points change shape.
     Editing a or b in place is not noticed: replace the arrays."""
     n, d = shape
     s = con.schedule
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a),
-                                    schedule_arrays(n, d == 2 or d == 3, con.a, con.b))
-    return s.arrays
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), plan(n, d == 2 or d == 3, con.a, con.b))
+    return s.plan
 
 
 @numba.njit(inline="always", error_model="numpy")
@@ -447,11 +479,12 @@ def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
 
 
 @numba.njit(cache=True, nogil=True)
-def solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, free, loose):
-    """`passes` sweeps over the constraints, in place, with the bits of the declared order;
-    the last six arguments are `schedule_arrays(n, d in (2, 3), a, b)`. lo/hi empty: no box."""
+def solve(pos, inv_mass, rest, passes, lo, hi, packed):
+    """`passes` sweeps over the constraints, in place, with the bits of their declared order;
+    ``packed`` is their `plan(n, d in (2, 3), a, b)`. lo/hi empty: no box."""
     if passes <= 0:
         return
+    groups, cmap, pmap, order, free, loose = unpack(packed)
     if groups.shape[0] > 1:
         _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap)
     if order.shape[1] > 0:
@@ -465,8 +498,7 @@ def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
     (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
     n, d = pos.shape
-    groups, cmap, pmap, order, free, loose = schedule_arrays(n, d == 2 or d == 3, a, b)
-    solve(pos, inv_mass, a, b, rest, passes, lo, hi, groups, cmap, pmap, order, free, loose)
+    solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b))
 
 
 @system("relax", RELAX)
@@ -475,5 +507,4 @@ class Relax(esper.Processor):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             box = esper.try_component(ent, Bounds)
             lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
-            solve(pts.pos, pts.inv_mass, con.a, con.b, con.rest, con.passes, lo, hi,
-                  *schedule(con, pts.pos.shape))
+            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, schedule(con, pts.pos.shape))

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from components import Bounds, Constraints, Points
-from systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, relax,
-                           schedule, schedule_arrays)
+from systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, plan,
+                           relax, schedule, schedule_arrays, unpack)
 
 
 @numba.njit(cache=True)
@@ -199,6 +199,14 @@ def test_level_order_keeps_every_shared_point_in_declared_order():
                     assert rank[e] < rank[c]
 
 
+def test_a_plan_packs_the_schedule_whole():
+    rng = np.random.default_rng(11)
+    for kind in ("ropes and cloth", "random", "ropes"):
+        n, a, b = graph(rng, kind)
+        for got, want in zip(unpack(plan(n, True, a, b)), schedule_arrays(n, True, a, b)):
+            assert got.shape == want.shape and (got == want).all()
+
+
 def test_groups_fill_wide_then_narrow_and_leave_a_few_ropes_to_the_level_order():
     for ropes, widths, leftover in ((3 * WIDE + NARROW, [WIDE] * 3 + [NARROW], 0),
                                     (2 * WIDE + NARROW + 1, [WIDE] * 3, 0),
@@ -228,7 +236,8 @@ def test_schedule_is_cached_and_rebuilt_when_the_links_are_replaced():
     keep[[3, 40, 41]] = False                                           # tear three links, as the plugin does
     con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
     torn = schedule(con, (n + 1, 2))
-    assert torn is not first and len(torn[1][torn[1] >= 0]) + torn[3].shape[1] == keep.sum()
+    groups, cmap, pmap, order, free, loose = unpack(torn)
+    assert torn is not first and len(cmap[cmap >= 0]) + order.shape[1] == keep.sum()
 
 
 def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
