@@ -1,0 +1,468 @@
+"""Whole frames: every shipped level stepped and drawn headless at 1280×720; draw calls; memory.
+
+    .venv/bin/python -m bench.frames                               # everything (≈ 4 minutes idle)
+    .venv/bin/python -m bench.frames --quick                       # smoke run, fewer frames
+    .venv/bin/python -m bench.frames --write docs/performance.md   # refresh the doc's frames section
+
+A *frame* is what the window does sixty times a second, minus the buffer swap: the
+pointer events of that frame, one fixed step (`scene.step(1)`), the whole scene drawn
+into an off-screen 1280×720 framebuffer (`game.render.Offscreen`) and `ctx.finish()`,
+so the GL work is really done; nothing is read back. Frames per second is 1 / the
+median frame time over the timed frames, after a warm-up.
+
+While timed, every shipped level replays its gallery script (docs/scripts/NAME.txt,
+written for 480×270, scaled to the frame and looped), so ropes are dragged and thrown,
+tendrils whipped and electrified, the card flung and the dots swiped and clicked.
+The generated scenes (`bench/levels.py`: a 100,000-point rope scene and the scaling
+probes) are driven by tests/drive.py's scripted hand, the one the soak and the
+determinism tests use.
+
+Draw calls are `arcade.gl.Geometry.render` calls (game/stats.py `count_draws`),
+counted every timed frame. They are also counted at 3 / 300 / 2,500 ropes, at 390 /
+≈100,000 dots and with the spark pool empty / full, to show they do not grow with the
+number of things drawn.
+
+Memory (`--memory`, part of the full run) is measured in a fresh process that holds
+only the 100,000-point rope scene: bytes of state arrays (every numpy array on the
+scene's components), bytes of GL buffers alive (every `arcade.gl.Buffer`, sizes summed)
+and textures, per simulated point, and the process's peak resident memory.
+
+Run by hand, never as a test: timings depend on whatever else the machine is doing.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __package__ in (None, ""):   # run as `python bench/frames.py`: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
+
+import numpy as np  # noqa: E402
+
+from bench import levels as gen  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (1280, 720)             # px: the frame issue 7 sets the targets at
+SCRIPT_SIZE = (480, 270)       # px: the scene size the gallery scripts are written for (docs/scripts/gallery.sh)
+SCRIPT_LOOP = 120              # frames: a gallery script is replayed every this many frames (its recording length)
+TARGET_FPS = {"rope.toml": 60, "tendrils.toml": 60, "dotgrid.toml": 60, "lanyard.toml": 30, "100k": 30}
+MAX_BYTES_PER_POINT = 100      # issue 7: state and GPU buffers per simulated point
+BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"   # the doc's generated section for this tool
+SECTION_HEAD = "## Whole frames, memory and start-up"
+
+
+@dataclass(frozen=True)
+class Budget:
+    warmup: int        # untimed frames first (numba loads its cache, GL objects are made, toys get going)
+    frames: int        # timed frames of a shipped level
+    big_warmup: int    # the same for the 100,000-point scene, whose frames are slow
+    big_frames: int
+
+
+FULL = Budget(warmup=60, frames=300, big_warmup=20, big_frames=120)
+QUICK = Budget(warmup=10, frames=40, big_warmup=5, big_frames=15)
+
+
+@dataclass
+class Frames:
+    """Per-frame samples of one scene: seconds for the step, for the draw (+ finish), draw calls."""
+    name: str
+    points: int
+    step: list = field(default_factory=list)
+    draw: list = field(default_factory=list)
+    calls: list = field(default_factory=list)
+
+    @property
+    def frame_ms(self) -> float:
+        return 1e3 * statistics.median(s + d for s, d in zip(self.step, self.draw))
+
+    @property
+    def fps(self) -> float:
+        return 1e3 / self.frame_ms
+
+    def pct_ms(self, q: int) -> float:
+        """The q-th percentile frame time, ms (how bad the slow frames are)."""
+        return 1e3 * float(np.percentile([s + d for s, d in zip(self.step, self.draw)], q))
+
+    @property
+    def step_ms(self) -> float:
+        return 1e3 * statistics.median(self.step)
+
+    @property
+    def draw_ms(self) -> float:
+        return 1e3 * statistics.median(self.draw)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "points": self.points, "fps": self.fps, "frame_ms": self.frame_ms,
+                "p90_ms": self.pct_ms(90), "step_ms": self.step_ms, "draw_ms": self.draw_ms,
+                "calls": sorted(set(self.calls))}
+
+
+# ── driving a scene ──────────────────────────────────────────────────────────
+def gallery_events(level: Path, size=SIZE):
+    """frame → events of the level's gallery script scaled to ``size``, or None if it has none."""
+    from game import script
+    path = ROOT / "docs" / "scripts" / f"{level.stem}.txt"
+    if not path.is_file():
+        return None
+    sx, sy = size[0] / SCRIPT_SIZE[0], size[1] / SCRIPT_SIZE[1]
+    return {f: [(ev, x * sx, y * sy) for ev, x, y in evs] for f, evs in script.parse(path).items()}
+
+
+def driver(scene, level: Path | None):
+    """A function (frame index) → apply that frame's pointer events to ``scene``."""
+    from game import script
+    events = gallery_events(level, (scene.width, scene.height)) if level is not None else None
+    if events is not None:
+        return lambda f: script.apply(scene, events.get(f % SCRIPT_LOOP, ()))
+    from tests.drive import Hand
+    hand = Hand(scene.width, scene.height)
+    return lambda f: hand.apply(scene, f)
+
+
+def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_step=None) -> Frames:
+    """Warm up, then time ``frames`` whole frames (events, step, draw, finish)."""
+    from game.stats import count_draws
+    for f in range(warmup):
+        drive(f)
+        if before_step:
+            before_step()
+        scene.step(1)
+        off.render(scene)
+        ctx.finish()
+    out = Frames(name, scene.point_count)
+    gc.collect()
+    with count_draws() as n:
+        for f in range(warmup, warmup + frames):
+            t0 = time.perf_counter()
+            drive(f)
+            if before_step:
+                before_step()
+            scene.step(1)
+            t1 = time.perf_counter()
+            before = n[0]
+            off.render(scene)
+            ctx.finish()
+            t2 = time.perf_counter()
+            out.step.append(t1 - t0)
+            out.draw.append(t2 - t1)
+            out.calls.append(n[0] - before)
+    return out
+
+
+def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
+    """Draw calls in one frame that follows a step (so every layer has something new to draw)."""
+    from game.stats import count_draws
+    for f in range(steps):
+        drive(f)
+        if before_step:
+            before_step()
+        scene.step(1)
+    with count_draws() as n:
+        off.render(scene)
+        ctx.finish()
+    return n[0]
+
+
+def fill_sparks(scene) -> int:
+    """Every slot of every spark pool alive (a pool is a ring buffer: full is its worst case)."""
+    from components.sparks import Sparks
+    total = 0
+    for _, sp in scene.find(Sparks):
+        alive = sp.life <= 0
+        k = int(alive.sum())
+        if k:
+            sp.pos[alive] = scene.frame.rng.random((k, 2), dtype=np.float32) * np.float32((scene.width, scene.height))
+            sp.life[alive] = 1.0
+        total += sp.size
+    return total
+
+
+# ── measurements ─────────────────────────────────────────────────────────────
+def machine(ctx=None) -> str:
+    cpu = "unknown CPU"
+    try:
+        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                   if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    gl = ""
+    if ctx is not None:
+        gl = f"; GL: {ctx.info.RENDERER}, OpenGL {'.'.join(map(str, ctx.gl_version))}"
+    import arcade
+    return (f"{cpu}, {os.cpu_count()} cores; Linux {platform.release()}; Python {platform.python_version()}, "
+            f"numpy {np.__version__}, arcade {arcade.version.VERSION}{gl}")
+
+
+def run(args) -> dict:
+    from game.render import Offscreen, headless_window
+    budget = QUICK if args.quick else FULL
+    ctx = headless_window(*SIZE).ctx
+    off = Offscreen(ctx, SIZE)
+    rep = {"machine": machine(ctx), "load": os.getloadavg(), "date": time.strftime("%Y-%m-%d"),
+           "budget": budget.__dict__, "argv": args.argv, "levels": [], "scaling": {}}
+    t_start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ropework-frames-") as tmp:
+        measure(args, budget, ctx, off, rep, Path(tmp))
+    rep["load_end"] = os.getloadavg()
+    rep["seconds"] = time.perf_counter() - t_start
+    return rep
+
+
+def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
+    from game.level import shipped
+    from game.scene import Scene
+
+    def log(msg):
+        print(f"  {msg}", file=sys.stderr, flush=True)
+
+    # 1. every shipped level, scripted
+    for path in shipped():
+        if args.only and path.stem not in args.only:
+            continue
+        log(f"{path.name} …")
+        scene = Scene.load(path, size=SIZE)
+        try:
+            fr = play(scene, off, ctx, driver(scene, path), budget.warmup, budget.frames, path.name)
+        finally:
+            scene.close()
+        rep["levels"].append(fr.to_json())
+        log(f"{path.name}: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
+
+    # 2. the 100,000-point rope scene
+    if not args.only or "100k" in args.only:
+        log("100,000-point rope scene …")
+        path = gen.write(tmp / "rope100k.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS))
+        scene = Scene.load(path, size=SIZE)
+        try:
+            fr = play(scene, off, ctx, driver(scene, None), budget.big_warmup, budget.big_frames, "100k")
+            steps = []
+            for _ in range(max(20, budget.big_frames // 2)):
+                t = time.perf_counter()
+                scene.step(1)
+                steps.append(time.perf_counter() - t)
+            rep["big"] = fr.to_json() | {"step_only_ms": 1e3 * statistics.median(steps),
+                                         "ropes": gen.BIG_ROPES, "points_per_rope": gen.BIG_POINTS}
+            if args.png:
+                off.render(scene)
+                off.image().convert("RGB").save(args.png)
+        finally:
+            scene.close()
+        log(f"100k: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
+
+    # 3. draw calls against counts
+    if not args.only or "scaling" in args.only:
+        log("draw calls against counts …")
+        sc = rep["scaling"]
+        for n in gen.ROPE_COUNTS:
+            scene = Scene.load(gen.write(tmp / f"ropes{n}.toml", gen.rope_level(n, 20, ends=True)), size=SIZE)
+            sc[f"{n:,} ropes"] = (scene.point_count, draw_calls(scene, off, ctx, driver(scene, None)))
+            scene.close()
+        for label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
+            scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
+            from components.dots import DotGrid
+            n = sum(g.n for _, g in scene.find(DotGrid))
+            sc[f"{n:,} dots"] = (n, draw_calls(scene, off, ctx, driver(scene, None)))
+            scene.close()
+        for pool in (None, gen.BIG_SPARKS):
+            scene = Scene.load(gen.write(tmp / "tendrils.toml", gen.tendrils_level(pool)), size=SIZE)
+            drive = driver(scene, None)
+            sc[f"spark pool empty ({'default' if pool is None else f'{pool:,}'} slots)"] = (
+                0, draw_calls(scene, off, ctx, drive))
+            size = fill_sparks(scene)
+            sc[f"spark pool full ({size:,} sparks)"] = (
+                size, draw_calls(scene, off, ctx, drive, steps=1, before_step=lambda: fill_sparks(scene)))
+            if pool is not None:
+                fr = play(scene, off, ctx, drive, budget.warmup // 2, budget.frames // 3, "tendrils, full pool",
+                          before_step=lambda: fill_sparks(scene))
+                rep["sparks_full"] = fr.to_json() | {"sparks": size}
+            scene.close()
+        log("draw calls: " + ", ".join(f"{k} {v[1]}" for k, v in sc.items()))
+
+    # 4. memory, in a process of its own
+    if args.memory and (not args.only or "memory" in args.only):
+        log("memory (fresh process) …")
+        rep["memory"] = memory_in_child()
+        log(f"memory: {rep['memory']}")
+
+
+def memory_in_child() -> dict:
+    out = subprocess.run([sys.executable, "-m", "bench.frames", "--probe-memory"], cwd=ROOT, check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def state_bytes(scene) -> int:
+    """Bytes of every numpy array held by the scene's components (each array counted once)."""
+    seen, total = set(), 0
+    with scene.active():
+        import esper
+        for ent in list(esper._entities):
+            for comp in esper.components_for_entity(ent):
+                for v in vars(comp).values() if hasattr(comp, "__dict__") else ():
+                    if isinstance(v, np.ndarray) and id(v) not in seen:
+                        seen.add(id(v))
+                        total += v.nbytes
+    return total
+
+
+def probe_memory() -> dict:
+    """In a fresh process: the 100,000-point rope scene's state and GL bytes, and the peak RSS."""
+    from arcade.gl import Buffer, Texture2D
+    from game.render import Offscreen, headless_window
+    from game.scene import Scene
+
+    def rss_mib():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    def gl_bytes():
+        gc.collect()
+        objs = gc.get_objects()
+        return (sum(o.size for o in objs if isinstance(o, Buffer)),
+                sum(o.byte_size for o in objs if isinstance(o, Texture2D)))
+
+    ctx = headless_window(*SIZE).ctx
+    off = Offscreen(ctx, SIZE)
+    base_buf, base_tex = gl_bytes()
+    base_rss = rss_mib()
+    with tempfile.TemporaryDirectory(prefix="ropework-mem-") as tmp:
+        level = gen.write(Path(tmp) / "rope100k.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS))
+        scene = Scene.load(level, size=SIZE)
+    drive = driver(scene, None)
+    for f in range(60):
+        drive(f)
+        scene.step(1)
+        off.render(scene)
+        ctx.finish()
+    state = state_bytes(scene)
+    buf, tex = gl_bytes()
+    n = scene.point_count
+    return {"points": n, "state_bytes": state,
+            "gl_buffer_bytes": buf - base_buf, "gl_texture_bytes": tex - base_tex,
+            "gl_buffer_bytes_total": buf, "gl_texture_bytes_total": tex,
+            "bytes_per_point": (state + buf - base_buf) / n,
+            "rss_before_scene_mib": base_rss, "rss_mib": rss_mib(),
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+# ── the report ───────────────────────────────────────────────────────────────
+def meets(fps: float, target) -> str:
+    if target is None:
+        return "—"
+    return "yes" if fps >= target else f"no ({target / fps:.1f}× short)"
+
+
+def markdown(rep: dict) -> str:
+    b = rep["budget"]
+    load, load_end = rep["load"], rep["load_end"]
+    busy = max(load[0], load_end[0]) > 1.5
+    out = [f"Machine: {rep['machine']}.  ",
+           f"Run: `python -m bench.frames{''.join(' ' + a for a in rep['argv'])}` on {rep['date']}, "
+           f"{rep['seconds']:.0f} s; 1-minute load average {load[0]:.2f} at the start, {load_end[0]:.2f} at the end"
+           + (" — **the machine was busy (load > 1.5): these figures are pessimistic**" if busy else "") + ".  ",
+           f"A frame: pointer events, `scene.step(1)`, the scene drawn into a {SIZE[0]}×{SIZE[1]} off-screen "
+           "framebuffer, `ctx.finish()`; nothing read back. FPS = 1 / the median frame time over "
+           f"{b['frames']} frames after {b['warmup']} warm-up frames ({b['big_frames']} after {b['big_warmup']} for "
+           "the 100,000-point scene).", ""]
+    if rep["levels"] or rep.get("big"):
+        out += ["### Frames at 1280×720 (software GL)", "",
+                "| scene | points | FPS (median) | frame ms, median / 90th pct | of which step | of which draw "
+                "| draw calls per frame | target | meets it |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|:---:|"]
+        rows = list(rep["levels"])
+        if rep.get("big"):
+            big = rep["big"]
+            rows.append(big | {"name": f"100,000-point rope scene ({big['ropes']:,} ropes × {big['points_per_rope']})"})
+        for r in rows:
+            key = "100k" if r["name"].startswith("100,000") else r["name"]
+            target = TARGET_FPS.get(key)
+            calls = "–".join(str(c) for c in (r["calls"][0], r["calls"][-1])) if len(r["calls"]) > 1 else str(r["calls"][0])
+            out.append(f"| {r['name']} | {r['points']:,} | {r['fps']:.0f} | {r['frame_ms']:.2f} / {r['p90_ms']:.2f} "
+                       f"| {r['step_ms']:.2f} | {r['draw_ms']:.2f} | {calls} "
+                       f"| {'≥ ' + str(target) if target else '—'} | {meets(r['fps'], target)} |")
+        if rep.get("big"):
+            big = rep["big"]
+            out += ["", f"100,000-point scene: `bench/levels.py` `rope_level({big['ropes']}, {big['points_per_rope']})` "
+                    f"— WORKLOADS.md's W4 shape (segment {gen.BIG_SEGMENT:g} px, {gen.BIG_PASSES} passes) hanging from "
+                    f"the top of the window, {gen.BIG_WIDTH:g} px strokes, no end dots; step alone (no drawing): "
+                    f"**{big['step_only_ms']:.1f} ms** ({1e3 / big['step_only_ms']:.0f} steps per second)."]
+        if rep.get("sparks_full"):
+            s = rep["sparks_full"]
+            out += ["", f"Tendrils with a {s['sparks']:,}-spark pool kept full: {s['fps']:.0f} FPS "
+                    f"(step {s['step_ms']:.2f} ms, draw {s['draw_ms']:.2f} ms)."]
+    if rep["scaling"]:
+        out += ["", "### Draw calls per frame against counts", "",
+                "| scene | elements | draw calls in a frame after a step |", "|---|---:|---:|"]
+        for k, (n, calls) in rep["scaling"].items():
+            out.append(f"| {k} | {n:,} | {calls} |")
+    if rep.get("memory"):
+        m = rep["memory"]
+        verdict = "meets" if m["bytes_per_point"] <= MAX_BYTES_PER_POINT else "misses"
+        out += ["", "### Memory at 100,000 points (a fresh process holding only that scene)", "",
+                f"- State: {m['state_bytes']:,} bytes of numpy arrays on the scene's components "
+                f"= {m['state_bytes'] / m['points']:.1f} bytes per point.",
+                f"- GPU side: {m['gl_buffer_bytes']:,} bytes of GL buffers made for the scene "
+                f"= {m['gl_buffer_bytes'] / m['points']:.1f} bytes per point (textures and framebuffers are "
+                f"per window, not per point: {m['gl_texture_bytes_total'] / 2**20:.1f} MiB in all).",
+                f"- Together: **{m['bytes_per_point']:.1f} bytes per simulated point** (target ≤ {MAX_BYTES_PER_POINT}: "
+                f"{verdict} it).",
+                f"- Process peak RSS (`getrusage` ru_maxrss): **{m['peak_rss_mib']:.0f} MiB**; "
+                f"{m['rss_before_scene_mib']:.0f} MiB before the scene was loaded (Python, numpy, numba, arcade, "
+                f"a GL context)."]
+    return "\n".join(out) + "\n"
+
+
+def write_doc(path: Path, table: str, begin: str = BEGIN, end: str = END) -> None:
+    """Replace this tool's generated section; if the doc has none yet, add it at the end under its heading."""
+    block = f"{begin}\n{table}{end}"
+    text = path.read_text() if path.exists() else "# Performance\n"
+    if begin in text and end in text:
+        text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.frames", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
+    ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
+                    "scaling, memory")
+    ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
+    ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
+    ap.add_argument("--png", type=Path, help="save the 100,000-point scene's last frame here, to look at")
+    ap.add_argument("--write", metavar="DOC", type=Path, help="write the tables into DOC between the frames markers")
+    ap.add_argument("--probe-memory", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.probe_memory:
+        print(json.dumps(probe_memory()))
+        return 0
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.only = [s.strip() for s in args.only.split(",") if s.strip()]
+    rep = run(args)
+    table = markdown(rep)
+    print(table)
+    if args.json:
+        args.json.write_text(json.dumps(rep, indent=1, default=str))
+    if args.write:
+        write_doc(args.write, table)
+        print(f"wrote {args.write}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
