@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 from arcade.gl import BufferDescription
 
-STROKE_SUBDIV = 5   # samples per quadratic piece; points are ~10 px apart, so 2 px chords
+STROKE_SUBDIV = 5        # most samples per quadratic piece: points are ~10 px apart, so 2 px chords
+STROKE_SAMPLES = 20_000  # curve samples one Strokes draw may spend on smoothness (each is two triangles,
+                         # ≈0.3 µs on llvmpipe); past it pieces get fewer, down to one chord per piece
+PIECE_BITS = 21          # bits of a sample's point index: 2,097,152 points per body (level.MAX_POINTS is 2,000,000)
 
 
 class Stream:
@@ -32,39 +35,47 @@ _STROKE_VS = """
 #version 430
 layout(std430, binding = 0) readonly buffer Positions { vec2 P[]; };
 layout(std430, binding = 1) readonly buffer Styles { vec4 S[]; };   // per rope: colour, (width, 0, 0, 0)
+layout(std430, binding = 2) readonly buffer Samples { ivec2 K[]; }; // per sample: packed piece, rope
 uniform vec2 viewport;
 uniform float width_scale;
 uniform float alpha_scale;
 uniform vec4 override_colour;   // alpha < 0: use each rope's colour
 uniform int base;               // first point of this body in P
-in vec2 in_base;                // t along the piece, side (-1 or 1)
-in ivec3 in_piece;              // a, c, rope: the piece runs a, a+1, c
-in vec2 in_weights;             // start = mix(Pa, Pb, w.x), control = mix(Pa, Pb, w.y), end = mix(Pb, Pc, .5)
+uniform int subdiv;             // samples per piece: a sample's step k sits at t = k / subdiv
 out vec4 v_colour;
 out float v_side;
 out float v_half;
 void main() {
-    vec2 A = P[base + in_piece.x];
-    vec2 B = P[base + in_piece.x + 1];
-    vec2 C = P[base + in_piece.y];
-    vec2 p0 = mix(A, B, in_weights.x);
-    vec2 p1 = mix(A, B, in_weights.y);
+    // Two vertices per sample (side -1, +1): one triangle strip runs along every rope of the body.
+    ivec2 k = K[gl_VertexID >> 1];
+    float side = (gl_VertexID & 1) == 0 ? -1.0 : 1.0;
+    int a = k.x & 0x1FFFFF;                 // the piece runs a, a+1, c (PIECE_BITS)
+    float t = float((k.x >> 21) & 7) / float(subdiv);
+    bool first = ((k.x >> 24) & 1) != 0;
+    bool last = ((k.x >> 25) & 1) != 0;
+    bool cap = ((k.x >> 26) & 1) != 0;      // a rope's zero-width end: the strip's join to the next rope
+    vec2 A = P[base + a];
+    vec2 B = P[base + a + 1];
+    vec2 C = P[base + (last ? a + 1 : a + 2)];
+    float ws = first ? 0.0 : 0.5;
+    float wc = last ? (1.0 + ws) * 0.5 : 1.0;
+    vec2 p0 = mix(A, B, ws);                // start, control and end of the quadratic
+    vec2 p1 = mix(A, B, wc);
     vec2 p2 = mix(B, C, 0.5);
-    float t = in_base.x;
     float u = 1.0 - t;
     vec2 pt = u * u * p0 + 2.0 * u * t * p1 + t * t * p2;
     vec2 tg = 2.0 * u * (p1 - p0) + 2.0 * t * (p2 - p1);
     if (dot(tg, tg) < 1e-12) tg = p2 - p0;
     if (dot(tg, tg) < 1e-12) tg = vec2(1.0, 0.0);
     vec2 nrm = normalize(vec2(-tg.y, tg.x));
-    vec4 style = S[2 * in_piece.z + 1];
+    vec4 style = S[2 * k.y + 1];
     float hw = 0.5 * style.x * width_scale;
-    float extent = hw + 1.0;
-    vec2 q = pt + nrm * in_base.y * extent;
+    float extent = cap ? 0.0 : hw + 0.5;    // past hw + 0.5 a pixel's cover is 0: no fragments spent there
+    vec2 q = pt + nrm * side * extent;
     gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
-    vec4 c = override_colour.a < 0.0 ? S[2 * in_piece.z] : override_colour;
+    vec4 c = override_colour.a < 0.0 ? S[2 * k.y] : override_colour;
     v_colour = vec4(c.rgb, c.a * alpha_scale);
-    v_side = in_base.y * extent;
+    v_side = side * extent;
     v_half = hw;
 }
 """
@@ -82,61 +93,64 @@ void main() {
 """
 
 
-def stroke_pieces(start: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Per-piece instance data for smooth paths through chains (the seeds' curve).
+def stroke_subdiv(pieces: int) -> int:
+    """Samples per piece for a body of ``pieces`` pieces: STROKE_SUBDIV, fewer past STROKE_SAMPLES."""
+    return int(np.clip(STROKE_SAMPLES // max(pieces, 1), 1, STROKE_SUBDIV))
 
-    The path starts at point 0, runs quadratic curves with each inner point as
-    control and the midpoints as ends, and finishes with a straight run to the
-    last point. Returns a structured array: a, c, rope (int32), w_start, w_ctrl (float32).
+
+def stroke_samples(start: np.ndarray, count: np.ndarray, subdiv: int) -> np.ndarray:
+    """The strip's samples along smooth paths through chains (the seeds' curve): int32[m, 2].
+
+    The path starts at point 0, runs quadratic curves with each inner point as control
+    and the midpoints as ends, and finishes with a straight run to the last point. A
+    chain of n points has n - 1 pieces; each is sampled at t = k / subdiv, k = 1..subdiv,
+    after the path's start (k = 0 of its first piece). Each chain's samples are framed
+    by a zero-width copy of its first and last (the strip's join to the next chain is
+    then degenerate). Column 0 packs the piece's first point a (PIECE_BITS), k << 21,
+    first-piece << 24, last-piece << 25, zero-width << 26; column 1 is the chain's index.
+    Chains of fewer than two points draw nothing.
     """
     count = np.asarray(count, np.int64)
     start = np.asarray(start, np.int64)
     pieces = np.maximum(count - 1, 0)
-    rope = np.repeat(np.arange(len(count)), pieces)
-    first = np.repeat(np.cumsum(pieces) - pieces, pieces)
-    k = np.arange(int(pieces.sum())) - first                 # piece index within its rope
-    n = count[rope]
-    a = start[rope] + k
-    is_last = k == n - 2
-    c = np.where(is_last, a + 1, a + 2)
-    w_start = np.where(k == 0, 0.0, 0.5)
-    w_ctrl = np.where(is_last, (1.0 + w_start) / 2.0, 1.0)
-    out = np.zeros(len(a), dtype=[("a", "<i4"), ("c", "<i4"), ("rope", "<i4"), ("ws", "<f4"), ("wc", "<f4")])
-    out["a"], out["c"], out["rope"], out["ws"], out["wc"] = a, c, rope, w_start, w_ctrl
-    return out
+    if pieces.size and int((start + count).max()) >= 1 << PIECE_BITS:
+        raise ValueError(f"a stroked body holds at most {1 << PIECE_BITS} points")
+    drawn = np.flatnonzero(pieces)
+    per = pieces[drawn] * subdiv + 3                      # samples per drawn chain: 2 caps, its start, subdiv a piece
+    chain = np.repeat(drawn, per)
+    j = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)   # sample index within its chain
+    m = pieces[chain]
+    end = j == np.repeat(per - 1, per)                    # the closing zero-width sample
+    inner = np.maximum(j - 2, 0)                          # index among the chain's piece samples
+    piece = np.where(j < 2, 0, np.where(end, m - 1, inner // subdiv))
+    k = np.where(j < 2, 0, np.where(end, subdiv, inner % subdiv + 1))
+    cap = (j == 0) | end
+    packed = (start[chain] + piece) | (k << 21) | ((piece == 0) << 24) | ((piece == m - 1) << 25) | (cap << 26)
+    return np.stack([packed, chain], 1).astype(np.int32)
 
 
 class Strokes:
-    """Smooth variable-width paths through every rope of a body, in one draw call."""
+    """Smooth variable-width paths through every rope of a body: one triangle strip, one draw call."""
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.program = ctx.program(vertex_shader=_STROKE_VS, fragment_shader=_STROKE_FS)
-        s = STROKE_SUBDIV
-        t = np.repeat(np.linspace(0.0, 1.0, s + 1), 2)
-        side = np.tile([-1.0, 1.0], s + 1)
-        base = np.stack([t, side], 1).astype(np.float32)
-        quads = np.arange(s)[:, None] * 2 + np.array([0, 1, 2, 1, 3, 2])
         self.positions = Stream(ctx)
         self.styles = Stream(ctx)
-        self.pieces = Stream(ctx, stride=20)
+        self.samples = Stream(ctx, stride=8)
         self._topology = None
-        self.n_pieces = 0
-        self.geometry = ctx.geometry(
-            [BufferDescription(ctx.buffer(data=base.tobytes()), "2f", ["in_base"]),
-             BufferDescription(self.pieces.buffer, "3i 2f", ["in_piece", "in_weights"], instanced=True)],
-            index_buffer=ctx.buffer(data=quads.astype(np.int32).tobytes()),
-            index_element_size=4,
-            mode=ctx.TRIANGLES,
-        )
+        self.subdiv = STROKE_SUBDIV
+        self.n_samples = 0
+        self.geometry = ctx.geometry([], mode=ctx.TRIANGLE_STRIP)   # vertices come from gl_VertexID
 
     def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
         """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
         key = (np.asarray(start).tobytes(), np.asarray(count).tobytes())
         if key != self._topology:
-            pieces = stroke_pieces(start, count)
-            self.pieces.write(pieces)
-            self.n_pieces = len(pieces)
+            self.subdiv = stroke_subdiv(int(np.maximum(np.asarray(count) - 1, 0).sum()))
+            samples = stroke_samples(start, count, self.subdiv)
+            self.samples.write(samples)
+            self.n_samples = len(samples)
             self._topology = key
         self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
         style = np.zeros((len(width), 2, 4), np.float32)
@@ -145,17 +159,19 @@ class Strokes:
         self.styles.write(style)
 
     def draw(self, viewport, width_scale=1.0, alpha_scale=1.0, override=None) -> None:
-        if not self.n_pieces:
+        if not self.n_samples:
             return
         self.positions.buffer.bind_to_storage_buffer(binding=0)
         self.styles.buffer.bind_to_storage_buffer(binding=1)
+        self.samples.buffer.bind_to_storage_buffer(binding=2)
         p = self.program
         p["viewport"] = tuple(float(v) for v in viewport)
         p["width_scale"] = float(width_scale)
         p["alpha_scale"] = float(alpha_scale)
         p["override_colour"] = tuple(override) if override is not None else (0.0, 0.0, 0.0, -1.0)
         p["base"] = 0
-        self.geometry.render(p, instances=self.n_pieces)
+        p["subdiv"] = self.subdiv
+        self.geometry.render(p, vertices=2 * self.n_samples)
 
 
 _QUAD_VS = """
