@@ -187,7 +187,7 @@ out vec2 v_half;
 out vec4 v_colour;
 out float v_round;
 void main() {
-    vec2 ext = in_half + 1.0;
+    vec2 ext = in_half + 0.5;     // past half + 0.5 a pixel's cover is 0: no fragments spent there
     vec2 q = in_centre + in_corner * ext;
     gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
     v_local = in_corner * ext;
@@ -274,7 +274,7 @@ void main() {
     float len = length(d);
     vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
     vec2 n = vec2(-t.y, t.x);
-    float ext = half_width + 1.0;
+    float ext = half_width + 0.5; // past it a pixel's cover is 0
     vec2 q = mix(a, b, in_corner.x) + t * (in_corner.x * 2.0 - 1.0) * 0.5 + n * in_corner.y * ext;
     gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
     v_side = in_corner.y * ext;
