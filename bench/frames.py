@@ -1,6 +1,6 @@
 """Whole frames: every shipped level stepped and drawn headless at 1280×720; draw calls; memory.
 
-    .venv/bin/python -m bench.frames                               # everything (≈ 4 minutes idle)
+    .venv/bin/python -m bench.frames                               # everything (≈ 5 minutes; see below)
     .venv/bin/python -m bench.frames --quick                       # smoke run, fewer frames
     .venv/bin/python -m bench.frames --write docs/performance.md   # refresh the doc's frames section
 
@@ -26,6 +26,10 @@ Memory (`--memory`, part of the full run) is measured in a fresh process that ho
 only the 100,000-point rope scene: bytes of state arrays (every numpy array on the
 scene's components), bytes of GL buffers alive (every `arcade.gl.Buffer`, sizes summed)
 and textures, per simulated point, and the process's peak resident memory.
+
+At 100,000 points the first press of the hand stalls for minutes (the input system builds
+its pymunk hit index, see docs/performance.md): it happens once in the timed frames (the
+worst frame) and once in the memory probe, and is most of the run's time.
 
 Run by hand, never as a test: timings depend on whatever else the machine is doing.
 """
@@ -61,7 +65,8 @@ SCRIPT_LOOP = 120              # frames: a gallery script is replayed every this
 TARGET_FPS = {"rope.toml": 60, "tendrils.toml": 60, "dotgrid.toml": 60, "lanyard.toml": 30, "100k": 30}
 MAX_BYTES_PER_POINT = 100      # issue 7: state and GPU buffers per simulated point
 BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"   # the doc's generated section for this tool
-SECTION_HEAD = "## Whole frames, memory and start-up"
+MEMORY_FRAMES = 90             # frames the memory probe plays: past tests/drive.py's first press ...
+PRESS_FRAME = 60               # ... which is at this frame (the input system builds its hit index then)
 
 
 @dataclass(frozen=True)
@@ -70,17 +75,18 @@ class Budget:
     frames: int        # timed frames of a shipped level
     big_warmup: int    # the same for the 100,000-point scene, whose frames are slow
     big_frames: int
+    profile_frames: int   # frames of the per-draw-call profile (--profile)
 
 
-FULL = Budget(warmup=60, frames=300, big_warmup=20, big_frames=120)
-QUICK = Budget(warmup=10, frames=40, big_warmup=5, big_frames=15)
+FULL = Budget(warmup=60, frames=300, big_warmup=20, big_frames=120, profile_frames=40)
+QUICK = Budget(warmup=10, frames=40, big_warmup=5, big_frames=15, profile_frames=10)
 
 
 @dataclass
 class Frames:
     """Per-frame samples of one scene: seconds for the step, for the draw (+ finish), draw calls."""
     name: str
-    points: int
+    elements: str      # what the scene holds, as the statistics overlay counts it ("69 points", "390 dots")
     step: list = field(default_factory=list)
     draw: list = field(default_factory=list)
     calls: list = field(default_factory=list)
@@ -106,8 +112,8 @@ class Frames:
         return 1e3 * statistics.median(self.draw)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "points": self.points, "fps": self.fps, "frame_ms": self.frame_ms,
-                "p90_ms": self.pct_ms(90), "step_ms": self.step_ms, "draw_ms": self.draw_ms,
+        return {"name": self.name, "elements": self.elements, "fps": self.fps, "frame_ms": self.frame_ms,
+                "p90_ms": self.pct_ms(90), "max_ms": self.pct_ms(100), "step_ms": self.step_ms, "draw_ms": self.draw_ms,
                 "calls": sorted(set(self.calls))}
 
 
@@ -143,7 +149,8 @@ def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_ste
         scene.step(1)
         off.render(scene)
         ctx.finish()
-    out = Frames(name, scene.point_count)
+    from game.stats import elements
+    out = Frames(name, ", ".join(f"{n:,} {label}" for label, n in elements(scene).items()))
     gc.collect()
     with count_draws() as n:
         for f in range(warmup, warmup + frames):
@@ -161,6 +168,81 @@ def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_ste
             out.draw.append(t2 - t1)
             out.calls.append(n[0] - before)
     return out
+
+
+def call_label(frame) -> str:
+    """Who made a draw call: the render system's function, and the gfx helper if one made it."""
+    helper, where = "", "?"
+    while frame is not None:
+        path = Path(frame.f_code.co_filename)
+        if path.name == "gfx.py" and not helper and "self" in frame.f_locals:
+            helper = f" ({type(frame.f_locals['self']).__name__})"
+        if path.parent.name == "systems":
+            where = f"{path.stem}.{frame.f_code.co_name}"
+            break
+        frame = frame.f_back
+    return where + helper
+
+
+def call_profile(scene, off, ctx, drive, start: int, frames: int) -> dict:
+    """GL time of each draw call, alone: ``ctx.finish()`` before and after it (ms, median over frames).
+
+    Returns {"calls": [(label, ms)], "frame_draw_ms": median draw time of the same frames with the
+    extra finishes, "cpu_ms": what is left of it, the Python and numpy side of drawing}.
+    """
+    from arcade.gl import Geometry
+    real = Geometry.render
+    per_call: dict = {}
+    order: list = []
+    draws = []
+
+    def render(self, *a, **k):
+        ctx.finish()
+        label = call_label(sys._getframe(1))
+        t = time.perf_counter()
+        out = real(self, *a, **k)
+        ctx.finish()
+        key = (label, sum(1 for x in current if x == label))
+        current.append(label)
+        if key not in per_call:
+            per_call[key] = []
+            order.append(key)
+        per_call[key].append(time.perf_counter() - t)
+        return out
+    Geometry.render = render
+    try:
+        for f in range(start, start + frames):
+            current = []
+            drive(f)
+            scene.step(1)
+            t = time.perf_counter()
+            off.render(scene)
+            ctx.finish()
+            draws.append(time.perf_counter() - t)
+    finally:
+        Geometry.render = real
+    calls = [(f"{label}{f' #{n + 1}' if n else ''}", 1e3 * statistics.median(per_call[(label, n)]))
+             for label, n in order if len(per_call[(label, n)]) * 2 >= frames]   # calls made in most frames
+    draw_ms = 1e3 * statistics.median(draws)
+    return {"calls": calls, "frame_draw_ms": draw_ms, "cpu_ms": max(0.0, draw_ms - sum(ms for _, ms in calls))}
+
+
+def geometry_only(scene, off, ctx, repeats: int = 15) -> float:
+    """ms to draw the scene with every pixel scissored away: vertex shading, triangle setup and
+    binning (and the Python side) without rasterising; the full draw minus this is the raster."""
+    ts = []
+    for _ in range(repeats):
+        with off.fbo.activate():
+            ctx.viewport = (0, 0, *off.size)
+            ctx.scissor = (0, 0, 1, 1)
+            try:
+                t = time.perf_counter()
+                scene.draw(ctx)
+                ctx.finish()
+                ts.append(time.perf_counter() - t)
+            finally:
+                ctx.scissor = None
+    return 1e3 * statistics.median(ts)
 
 
 def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
@@ -236,7 +318,11 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         log(f"{path.name} …")
         scene = Scene.load(path, size=SIZE)
         try:
-            fr = play(scene, off, ctx, driver(scene, path), budget.warmup, budget.frames, path.name)
+            drive = driver(scene, path)
+            fr = play(scene, off, ctx, drive, budget.warmup, budget.frames, path.name)
+            if args.profile:
+                rep.setdefault("profiles", {})[path.name] = call_profile(
+                    scene, off, ctx, drive, budget.warmup + budget.frames, budget.profile_frames)
         finally:
             scene.close()
         rep["levels"].append(fr.to_json())
@@ -248,7 +334,12 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         path = gen.write(tmp / "rope100k.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS))
         scene = Scene.load(path, size=SIZE)
         try:
-            fr = play(scene, off, ctx, driver(scene, None), budget.big_warmup, budget.big_frames, "100k")
+            drive = driver(scene, None)
+            fr = play(scene, off, ctx, drive, budget.big_warmup, budget.big_frames, "100k")
+            if args.profile:
+                prof = rep.setdefault("profiles", {})["100k"] = call_profile(
+                    scene, off, ctx, drive, budget.big_warmup + budget.big_frames, budget.profile_frames)
+                prof["geometry_ms"] = geometry_only(scene, off, ctx)
             steps = []
             for _ in range(max(20, budget.big_frames // 2)):
                 t = time.perf_counter()
@@ -300,6 +391,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
 
 
 def memory_in_child() -> dict:
+    """The probe in a process of its own; the numba cache is warm (the 100,000-point scene ran in this one)."""
     out = subprocess.run([sys.executable, "-m", "bench.frames", "--probe-memory"], cwd=ROOT, check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -338,16 +430,23 @@ def probe_memory() -> dict:
     ctx = headless_window(*SIZE).ctx
     off = Offscreen(ctx, SIZE)
     base_buf, base_tex = gl_bytes()
-    base_rss = rss_mib()
+    rss = {"before_scene": rss_mib()}
     with tempfile.TemporaryDirectory(prefix="ropework-mem-") as tmp:
         level = gen.write(Path(tmp) / "rope100k.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS))
         scene = Scene.load(level, size=SIZE)
-    drive = driver(scene, None)
-    for f in range(60):
-        drive(f)
-        scene.step(1)
-        off.render(scene)
-        ctx.finish()
+        rss["loaded"] = rss_mib()
+        drive = driver(scene, None)
+        for f in range(MEMORY_FRAMES):
+            if f == PRESS_FRAME:
+                rss["before_press"] = rss_mib()
+                t_press = time.perf_counter()
+            drive(f)
+            scene.step(1)
+            off.render(scene)
+            ctx.finish()
+            if f == PRESS_FRAME:
+                rss["after_press"] = rss_mib()
+                press_s = time.perf_counter() - t_press
     state = state_bytes(scene)
     buf, tex = gl_bytes()
     n = scene.point_count
@@ -355,11 +454,15 @@ def probe_memory() -> dict:
             "gl_buffer_bytes": buf - base_buf, "gl_texture_bytes": tex - base_tex,
             "gl_buffer_bytes_total": buf, "gl_texture_bytes_total": tex,
             "bytes_per_point": (state + buf - base_buf) / n,
-            "rss_before_scene_mib": base_rss, "rss_mib": rss_mib(),
+            "rss_mib": rss | {"end": rss_mib()}, "press_frame_s": press_s,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 # ── the report ───────────────────────────────────────────────────────────────
+def fmt_ms(ms: float) -> str:
+    return f"{ms:.2f}" if ms < 1000 else f"**{ms / 1e3:.1f} s**"
+
+
 def meets(fps: float, target) -> str:
     if target is None:
         return "—"
@@ -380,7 +483,7 @@ def markdown(rep: dict) -> str:
            "the 100,000-point scene).", ""]
     if rep["levels"] or rep.get("big"):
         out += ["### Frames at 1280×720 (software GL)", "",
-                "| scene | points | FPS (median) | frame ms, median / 90th pct | of which step | of which draw "
+                "| scene | holds | FPS (median) | frame ms, median / 90th pct / worst | of which step | of which draw "
                 "| draw calls per frame | target | meets it |",
                 "|---|---:|---:|---:|---:|---:|---:|---:|:---:|"]
         rows = list(rep["levels"])
@@ -391,7 +494,7 @@ def markdown(rep: dict) -> str:
             key = "100k" if r["name"].startswith("100,000") else r["name"]
             target = TARGET_FPS.get(key)
             calls = "–".join(str(c) for c in (r["calls"][0], r["calls"][-1])) if len(r["calls"]) > 1 else str(r["calls"][0])
-            out.append(f"| {r['name']} | {r['points']:,} | {r['fps']:.0f} | {r['frame_ms']:.2f} / {r['p90_ms']:.2f} "
+            out.append(f"| {r['name']} | {r['elements']} | {r['fps']:.0f} | {r['frame_ms']:.2f} / {r['p90_ms']:.2f} / {fmt_ms(r['max_ms'])} "
                        f"| {r['step_ms']:.2f} | {r['draw_ms']:.2f} | {calls} "
                        f"| {'≥ ' + str(target) if target else '—'} | {meets(r['fps'], target)} |")
         if rep.get("big"):
@@ -399,11 +502,28 @@ def markdown(rep: dict) -> str:
             out += ["", f"100,000-point scene: `bench/levels.py` `rope_level({big['ropes']}, {big['points_per_rope']})` "
                     f"— WORKLOADS.md's W4 shape (segment {gen.BIG_SEGMENT:g} px, {gen.BIG_PASSES} passes) hanging from "
                     f"the top of the window, {gen.BIG_WIDTH:g} px strokes, no end dots; step alone (no drawing): "
-                    f"**{big['step_only_ms']:.1f} ms** ({1e3 / big['step_only_ms']:.0f} steps per second)."]
+                    f"**{big['step_only_ms']:.1f} ms** ({1e3 / big['step_only_ms']:.0f} steps per second). Its worst "
+                    "frame is the hand's first press: the input system builds its hit index (see Memory)."]
         if rep.get("sparks_full"):
             s = rep["sparks_full"]
             out += ["", f"Tendrils with a {s['sparks']:,}-spark pool kept full: {s['fps']:.0f} FPS "
                     f"(step {s['step_ms']:.2f} ms, draw {s['draw_ms']:.2f} ms)."]
+    if rep.get("profiles"):
+        out += ["", "### Where the drawing time goes", "",
+                f"Each draw call timed alone (`ctx.finish()` before and after it; median over {b['profile_frames']} "
+                "frames after the timed ones); *CPU side* is the rest of the draw time of the same frames: Python, "
+                "numpy and the uploads.", "",
+                "| scene | draw ms | GL time of each draw call, ms | CPU side, ms |", "|---|---:|---|---:|"]
+        for name, p in rep["profiles"].items():
+            name = "100,000-point rope scene" if name == "100k" else name
+            calls = "; ".join(f"{label} {ms:.2f}" for label, ms in p["calls"])
+            out.append(f"| {name} | {p['frame_draw_ms']:.2f} | {calls} | {p['cpu_ms']:.2f} |")
+        if "geometry_ms" in rep["profiles"].get("100k", {}):
+            p = rep["profiles"]["100k"]
+            out += ["", f"100,000-point scene drawn with every pixel scissored away (vertex shading, triangle "
+                    f"setup and binning, uploads): {p['geometry_ms']:.1f} ms of its {p['frame_draw_ms']:.1f} ms; "
+                    f"the other {max(0.0, p['frame_draw_ms'] - p['geometry_ms']):.1f} ms is rasterising and "
+                    "blending the strokes' pixels."]
     if rep["scaling"]:
         out += ["", "### Draw calls per frame against counts", "",
                 "| scene | elements | draw calls in a frame after a step |", "|---|---:|---:|"]
@@ -411,6 +531,7 @@ def markdown(rep: dict) -> str:
             out.append(f"| {k} | {n:,} | {calls} |")
     if rep.get("memory"):
         m = rep["memory"]
+        r = m["rss_mib"]
         verdict = "meets" if m["bytes_per_point"] <= MAX_BYTES_PER_POINT else "misses"
         out += ["", "### Memory at 100,000 points (a fresh process holding only that scene)", "",
                 f"- State: {m['state_bytes']:,} bytes of numpy arrays on the scene's components "
@@ -420,9 +541,15 @@ def markdown(rep: dict) -> str:
                 f"per window, not per point: {m['gl_texture_bytes_total'] / 2**20:.1f} MiB in all).",
                 f"- Together: **{m['bytes_per_point']:.1f} bytes per simulated point** (target ≤ {MAX_BYTES_PER_POINT}: "
                 f"{verdict} it).",
-                f"- Process peak RSS (`getrusage` ru_maxrss): **{m['peak_rss_mib']:.0f} MiB**; "
-                f"{m['rss_before_scene_mib']:.0f} MiB before the scene was loaded (Python, numpy, numba, arcade, "
-                f"a GL context)."]
+                f"- Not counted above: the input system's hit index. The first press builds a pymunk body and "
+                f"circle per point (`game/hitquery.py` `PointIndex`): resident memory grew "
+                f"{r['after_press'] - r['before_press']:.0f} MiB in that frame "
+                f"(≈ {(r['after_press'] - r['before_press']) * 2**20 / m['points']:,.0f} bytes per point), and the "
+                f"frame took **{m['press_frame_s']:.1f} s**.",
+                f"- Process peak RSS (`getrusage` ru_maxrss): **{m['peak_rss_mib']:.0f} MiB**; resident "
+                f"{r['before_scene']:.0f} MiB before the scene was loaded (Python, numpy, numba, arcade, a GL context), "
+                f"{r['loaded']:.0f} MiB with it loaded, {r['before_press']:.0f} MiB after {PRESS_FRAME} frames "
+                f"(numba's kernels and llvmpipe's shaders and bins in), {r['after_press']:.0f} MiB after the press."]
     return "\n".join(out) + "\n"
 
 
@@ -443,6 +570,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
                     "scaling, memory")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
+    ap.add_argument("--no-profile", dest="profile", action="store_false",
+                    help="skip the per-draw-call profile of each scene")
     ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
     ap.add_argument("--png", type=Path, help="save the 100,000-point scene's last frame here, to look at")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the tables into DOC between the frames markers")

@@ -1,0 +1,184 @@
+"""Start-up: seconds from the command to the first frame of a recording.
+
+    .venv/bin/python -m bench.startup                               # ≈ 1 minute: warm runs, then cold ones
+    .venv/bin/python -m bench.startup --write docs/performance.md   # refresh the doc's start-up section
+
+Times the command issue 7 names, `python -m game levels/rope.toml --record OUT.png
+--frames 1`, as a subprocess: wall clock from just before it is started until it has
+exited (the PNG written). The median of several **warm** runs is the figure: numba's
+compiled kernels and Python's bytecode are cached, as on any launch after the first.
+An untimed run first makes sure of that (numba's cache is invalidated whenever a
+kernel's source changes).
+
+**Cold** runs are reported separately: with numba's cache empty (NUMBA_CACHE_DIR set to
+a new empty folder, so the shared cache in systems/__pycache__ is left alone for
+everyone else), and with Python's bytecode caches empty as well (PYTHONPYCACHEPREFIX
+set to a new empty folder: a fresh install's very first launch, minus the OS file
+cache, which is not dropped). Bytecode is written to a private folder in every run
+(PYTHONPYCACHEPREFIX), so the repository is not touched.
+
+Where the warm time goes comes from one more warm run of the same code path with
+timers around its phases (interpreter start, imports, level load, GL context, first
+step, first draw, PNG, exit).
+
+Run by hand, never as a test.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVEL = "levels/rope.toml"
+TARGET_S = 2.0          # issue 7: first frame at most this long after the command starts
+BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
+
+# The instrumented run: the same calls game.record.record makes for --frames 1, in order, timed.
+PROBE = r"""
+import sys, time
+t_start = time.time()
+import game.cli
+t = {"python": t_start}
+import game.record, game.render, game.scene   # what record() imports: systems, arcade, numba, numpy, esper
+t["imports"] = time.time()
+from PIL import Image
+scene = game.scene.Scene.load(sys.argv[1], size=(1280, 720))
+t["level"] = time.time()
+win = game.render.headless_window(1280, 720)
+off = game.render.Offscreen(win.ctx, (1280, 720))
+t["gl"] = time.time()
+scene.step(1)
+t["step"] = time.time()
+off.render(scene)
+win.ctx.finish()
+t["draw"] = time.time()
+off.image().convert("RGB").save(sys.argv[2])
+t["png"] = time.time()
+scene.close()
+print("PHASES", __import__("json").dumps(t), flush=True)
+"""
+PHASES = (("python", "interpreter start"), ("imports", "imports (game, systems, arcade, numba, numpy, esper)"),
+          ("level", "level read, validated, scene built"), ("gl", "GL context and framebuffer"),
+          ("step", "first step (numba loads its compiled kernels)"), ("draw", "first frame drawn (shaders compiled)"),
+          ("png", "read back, PNG written"), ("exit", "interpreter exit"))
+
+
+def env_for(pycache: Path, numba_cache: Path | None) -> dict:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)      # bytecode is cached, as on a normal install ...
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)     # ... in a folder of our own
+    env["ARCADE_HEADLESS"] = "1"
+    if numba_cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(numba_cache)
+    else:
+        env.pop("NUMBA_CACHE_DIR", None)
+    return env
+
+
+def launch(env: dict, out: Path) -> float:
+    """Seconds from starting the command to its exit."""
+    cmd = [sys.executable, "-m", "game", LEVEL, "--record", str(out), "--frames", "1"]
+    t = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t
+    if done.returncode != 0 or not out.is_file():
+        raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    out.unlink()
+    return seconds
+
+
+def phases(env: dict, out: Path) -> dict:
+    """Seconds spent in each phase of one instrumented warm run."""
+    t0 = time.time()
+    done = subprocess.run([sys.executable, "-c", PROBE, LEVEL, str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True)
+    t_end = time.time()
+    t = json.loads(next(ln for ln in done.stdout.splitlines() if ln.startswith("PHASES "))[7:])
+    marks = [t0] + [t[k] for k, _ in PHASES[:-1]] + [t_end]
+    return {k: marks[i + 1] - marks[i] for i, (k, _) in enumerate(PHASES)}
+
+
+def run(args) -> dict:
+    rep = {"load": os.getloadavg(), "date": time.strftime("%Y-%m-%d")}
+    with tempfile.TemporaryDirectory(prefix="ropework-startup-") as tmp:
+        tmp = Path(tmp)
+        out = tmp / "first.png"
+        warm = env_for(tmp / "pyc-warm", None)
+
+        def log(msg):
+            print(f"  {msg}", file=sys.stderr, flush=True)
+        log("untimed run (fills the caches) …")
+        rep["first_run_s"] = launch(warm, out)
+        rep["warm_s"] = []
+        for i in range(args.runs):
+            rep["warm_s"].append(launch(warm, out))
+            log(f"warm {i + 1}/{args.runs}: {rep['warm_s'][-1]:.2f} s")
+        rep["phases"] = [phases(warm, out) for _ in range(3)]
+        rep["cold_phases"] = phases(env_for(tmp / "pyc-warm", tmp / "numba-probe"), out) if args.cold else None
+        rep["cold_numba_s"], rep["cold_all_s"] = [], []
+        for i in range(args.cold):
+            rep["cold_numba_s"].append(launch(env_for(tmp / "pyc-warm", tmp / f"numba-{i}"), out))
+            log(f"cold numba cache {i + 1}/{args.cold}: {rep['cold_numba_s'][-1]:.2f} s")
+            rep["cold_all_s"].append(launch(env_for(tmp / f"pyc-cold-{i}", tmp / f"numba-all-{i}"), out))
+            log(f"cold numba + bytecode {i + 1}/{args.cold}: {rep['cold_all_s'][-1]:.2f} s")
+    rep["load_end"] = os.getloadavg()
+    return rep
+
+
+def markdown(rep: dict) -> str:
+    w = rep["warm_s"]
+    med = statistics.median(w)
+    busy = max(rep["load"][0], rep["load_end"][0]) > 1.5
+    ph = {k: statistics.median(p[k] for p in rep["phases"]) for k, _ in PHASES}
+    out = [f"Run: `python -m bench.startup` on {rep['date']}; 1-minute load average {rep['load'][0]:.2f} at the start, "
+           f"{rep['load_end'][0]:.2f} at the end"
+           + (" — **the machine was busy (load > 1.5)**" if busy else "") + ".", "",
+           f"`python -m game {LEVEL} --record out.png --frames 1`, wall clock from the command to its exit:", "",
+           "| caches | runs | seconds, median [min–max] | target ≤ 2 s |", "|---|---:|---:|:---:|",
+           f"| warm (numba kernels and bytecode cached: every launch after the first) | {len(w)} "
+           f"| **{med:.2f}** [{min(w):.2f}–{max(w):.2f}] | {'yes' if med <= TARGET_S else 'no'} |"]
+    for key, label in (("cold_numba_s", "cold numba cache (first launch after a kernel's source changed)"),
+                       ("cold_all_s", "cold numba cache and bytecode (a fresh install's first launch)")):
+        v = rep[key]
+        if v:
+            out.append(f"| {label} | {len(v)} | {statistics.median(v):.2f} [{min(v):.2f}–{max(v):.2f}] "
+                       f"| {'yes' if statistics.median(v) <= TARGET_S else 'no'} |")
+    cold = rep.get("cold_phases")
+    first = sum(ph[k] for k, _ in PHASES[:PHASES.index(("draw", dict(PHASES)["draw"])) + 1])
+    out += ["", f"Where the time goes: the same calls as `--record`, with timers (warm: median of {len(rep['phases'])} "
+            f"runs{'; cold: one run with an empty numba cache' if cold else ''}). Warm, the first frame is drawn "
+            f"**{first:.2f} s** after the command starts.", "",
+            "| phase | warm, s | cold numba cache, s |" if cold else "| phase | warm, s |",
+            "|---|---:|---:|" if cold else "|---|---:|"]
+    out += [f"| {label} | {ph[k]:.3f} |" + (f" {cold[k]:.3f} |" if cold else "") for k, label in PHASES]
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=7, help="warm runs (the median is reported)")
+    ap.add_argument("--cold", type=int, default=2, help="cold runs of each kind (each compiles every kernel: ≈15 s)")
+    ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
+    ap.add_argument("--write", metavar="DOC", type=Path, help="write the table into DOC between the startup markers")
+    args = ap.parse_args(argv)
+    rep = run(args)
+    table = markdown(rep)
+    print(table)
+    if args.json:
+        args.json.write_text(json.dumps(rep, indent=1))
+    if args.write:
+        from bench.frames import write_doc   # imports numpy only; this process is done timing
+        write_doc(args.write, table, BEGIN, END)
+        print(f"wrote {args.write}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
