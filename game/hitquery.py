@@ -1,77 +1,53 @@
 """Pointer hit-queries with pymunk — the only module that touches pymunk.
 
-One static pymunk body (a zero-radius circle) stands for each candidate point.
-Positions are synced in one batch call and the index rebuilt only when a query
-is made — never every step (at 100,000 points that costs hundreds of ms).
+A press asks for the nearest free point within the grab radius. Only the
+points inside the radius's bounding square can answer, so a vectorised numpy
+test narrows the body to those (a handful, even at 100,000 points), and pymunk
+answers the query over them: each becomes a static zero-radius circle in a
+small space built at the press, with the positions of that moment. Nothing is
+indexed or synced between presses — keeping every point of a 100,000-point
+scene in a pymunk space costs hundreds of ms per step, and building one at a
+press took minutes.
 """
 from __future__ import annotations
 
-import atexit
-import gc
-import weakref
-
 import numpy as np
 import pymunk
-import pymunk.batch
 
-
-_LIVE: "weakref.WeakSet[PointIndex]" = weakref.WeakSet()
-
-
-@atexit.register
-def _free_all() -> None:
-    # pymunk frees its C objects from GC callbacks that log; at interpreter
-    # teardown logging is gone and each free prints a traceback. Free them now.
-    for index in list(_LIVE):
-        index.close()
-    gc.collect()
+MAX_CANDIDATES = 4096   # nearest points handed to pymunk at most: a dense heap under the cursor stays cheap
 
 
 class PointIndex:
-    """Nearest-point queries over a fixed set of a body's points."""
+    """Nearest-point queries over a fixed set of a body's points (e.g. the free ones)."""
 
     def __init__(self, candidates: np.ndarray):
         """candidates: int[k] — the point indices that may be picked."""
-        _LIVE.add(self)
         self.candidates = np.asarray(candidates, dtype=np.int64)
-        self.space = pymunk.Space()
-        bodies = []
-        for k in range(len(self.candidates)):   # once per topology, not per step
-            body = pymunk.Body(body_type=pymunk.Body.STATIC)
-            shape = pymunk.Circle(body, 0.0)
-            shape.point = int(self.candidates[k])
-            bodies.append((body, shape))
-        for body, shape in bodies:
-            self.space.add(body, shape)
-        # The order in which pymunk walks its bodies, so a batch write lands right.
-        buf = pymunk.batch.Buffer()
-        pymunk.batch.get_space_bodies(self.space, pymunk.batch.BodyFields.BODY_ID, buf)
-        walk_ids = np.frombuffer(buf.int_buf(), dtype=np.uintp)
-        by_id = {b.id: k for k, (b, _) in enumerate(bodies)}
-        self._walk = np.array([by_id[int(i)] for i in walk_ids], dtype=np.int64)
-        self._xy = np.zeros((len(self.candidates), 2), np.float64)
-        self._buf = pymunk.batch.Buffer()
-
-    def close(self) -> None:
-        """Release the pymunk space and its shapes."""
-        self.space = None
-
-    def sync(self, pos: np.ndarray) -> None:
-        """Move the index's points to ``pos`` (float[n, >=2]) and reindex."""
-        self._xy[:] = pos[self.candidates[self._walk], :2]
-        self._buf.set_float_buf(self._xy.reshape(-1))
-        pymunk.batch.set_space_bodies(self.space, pymunk.batch.BodyFields.POSITION, self._buf)
-        self.space.reindex_static()
 
     def nearest(self, pos: np.ndarray, x: float, y: float, radius: float) -> int:
         """Index of the candidate point nearest (x, y) strictly within ``radius``, or -1."""
-        if len(self.candidates) == 0:
+        if len(self.candidates) == 0 or not radius > 0:
             return -1
-        self.sync(pos)
-        hit = self.space.point_query_nearest((x, y), radius, pymunk.ShapeFilter())
-        if hit is None or not hit.distance < radius:
+        p = pos[self.candidates, :2].astype(np.float64)
+        dx, dy = p[:, 0] - x, p[:, 1] - y
+        near = np.flatnonzero((np.abs(dx) < radius) & (np.abs(dy) < radius))
+        if len(near) > MAX_CANDIDATES:   # the nearest of them is among the closest few thousand
+            d2 = dx[near] ** 2 + dy[near] ** 2
+            near = near[np.argpartition(d2, MAX_CANDIDATES)[:MAX_CANDIDATES]]
+        if len(near) == 0:
             return -1
-        return hit.shape.point
+        space = pymunk.Space()
+        for k in near:                    # a few points: the ones inside the radius's square
+            body = pymunk.Body(body_type=pymunk.Body.STATIC)
+            body.position = float(p[k, 0]), float(p[k, 1])
+            shape = pymunk.Circle(body, 0.0)
+            shape.point = int(self.candidates[k])
+            space.add(body, shape)
+        hit = space.point_query_nearest((float(x), float(y)), float(radius), pymunk.ShapeFilter())
+        found = hit.shape.point if hit is not None and hit.distance < radius else -1
+        for shape in list(space.shapes):  # free the C objects now, not from a GC callback at exit
+            space.remove(shape.body, shape)
+        return found
 
 
 def inside_outline(outline: np.ndarray, x: float, y: float) -> bool:
