@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.frames                               # everything (≈ 5 minutes; see below)
     .venv/bin/python -m bench.frames --quick                       # smoke run, fewer frames
     .venv/bin/python -m bench.frames --write docs/performance.md   # refresh the doc's frames section
+    .venv/bin/python -m bench.frames --only rope,100k --no-memory  # a subset: level stems, 100k, scaling, memory
 
 A *frame* is what the window does sixty times a second, minus the buffer swap: the
 pointer events of that frame, one fixed step (`scene.step(1)`), the whole scene drawn
