@@ -272,12 +272,8 @@ def fill_sparks(scene) -> int:
 
 # ── measurements ─────────────────────────────────────────────────────────────
 def machine(ctx=None) -> str:
-    cpu = "unknown CPU"
-    try:
-        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                   if ln.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    from bench.run import cpu_model
+    cpu = cpu_model()
     gl = ""
     if ctx is not None:
         gl = f"; GL: {ctx.info.RENDERER}, OpenGL {'.'.join(map(str, ctx.gl_version))}"

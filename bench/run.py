@@ -244,13 +244,17 @@ def run(args) -> Report:
 
 
 # ── the report ───────────────────────────────────────────────────────────────
-def machine() -> str:
-    cpu = "unknown CPU"
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo, or "unknown CPU"."""
     try:
-        cpu = next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                   if ln.startswith("model name"))
+        return next(ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                    if ln.startswith("model name"))
     except (OSError, StopIteration):
-        pass
+        return "unknown CPU"
+
+
+def machine() -> str:
+    cpu = cpu_model()
     import esper
     import pymunk
     return (f"{cpu}, {os.cpu_count()} cores; Linux {platform.release()}; Python {platform.python_version()}, "
