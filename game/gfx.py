@@ -16,6 +16,20 @@ STROKE_SAMPLES = 20_000  # curve samples one Strokes draw may spend on smoothnes
 PIECE_BITS = 21          # bits of a sample's point index: 2,097,152 points per body (level.MAX_POINTS is 2,000,000)
 
 
+SCENE_TO_CLIP = """
+// Scene pixels (origin top-left, y down, as the seeds) to clip space, for a viewport of that many pixels.
+vec4 scene_to_clip(vec2 q, vec2 viewport) {
+    return vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+}
+"""
+
+
+def vertex_shader(source: str) -> str:
+    """``source`` with `SCENE_TO_CLIP` declared after its #version line: one copy of the y-down mapping."""
+    version, rest = source.lstrip().split("\n", 1)
+    return f"{version}\n{SCENE_TO_CLIP}{rest}"
+
+
 class Stream:
     """A GL buffer that is reused frame after frame and grows by orphaning."""
 
@@ -72,7 +86,7 @@ void main() {
     float hw = 0.5 * style.x * width_scale;
     float extent = cap ? 0.0 : hw + 0.5;    // past hw + 0.5 a pixel's cover is 0: no fragments spent there
     vec2 q = pt + nrm * side * extent;
-    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    gl_Position = scene_to_clip(q, viewport);
     vec4 c = override_colour.a < 0.0 ? S[2 * k.y] : override_colour;
     v_colour = vec4(c.rgb, c.a * alpha_scale);
     v_side = side * extent;
@@ -134,7 +148,7 @@ class Strokes:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_STROKE_VS, fragment_shader=_STROKE_FS)
+        self.program = ctx.program(vertex_shader=vertex_shader(_STROKE_VS), fragment_shader=_STROKE_FS)
         self.positions = Stream(ctx)
         self.styles = Stream(ctx)
         self.samples = Stream(ctx, stride=8)
@@ -189,7 +203,7 @@ out float v_round;
 void main() {
     vec2 ext = in_half + 0.5;     // past half + 0.5 a pixel's cover is 0: no fragments spent there
     vec2 q = in_centre + in_corner * ext;
-    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    gl_Position = scene_to_clip(q, viewport);
     v_local = in_corner * ext;
     v_half = in_half;
     v_colour = in_colour;
@@ -225,7 +239,7 @@ class Quads:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=_QUAD_FS)
+        self.program = ctx.program(vertex_shader=vertex_shader(_QUAD_VS), fragment_shader=_QUAD_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.instances = Stream(ctx, stride=QUAD_DTYPE.itemsize)
         self.count = 0
@@ -276,7 +290,7 @@ void main() {
     vec2 n = vec2(-t.y, t.x);
     float ext = half_width + 0.5; // past it a pixel's cover is 0
     vec2 q = mix(a, b, in_corner.x) + t * (in_corner.x * 2.0 - 1.0) * 0.5 + n * in_corner.y * ext;
-    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    gl_Position = scene_to_clip(q, viewport);
     v_side = in_corner.y * ext;
 }
 """
@@ -298,7 +312,7 @@ class Links:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_LINKS_VS, fragment_shader=_LINKS_FS)
+        self.program = ctx.program(vertex_shader=vertex_shader(_LINKS_VS), fragment_shader=_LINKS_FS)
         corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self.positions = Stream(ctx)
         self.links = Stream(ctx, stride=8)

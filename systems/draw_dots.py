@@ -33,7 +33,7 @@ out vec3 v_colour;
 void main() {
     float ext = radius + 1.0;
     vec2 q = in_origin + in_offset + in_corner * ext;
-    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    gl_Position = scene_to_clip(q, viewport);
     v_local = in_corner * ext;
     v_colour = in_colour;
 }
@@ -57,7 +57,7 @@ class DotsGL:
     """GL state for one grid: a program, the unit quad and three reused instance buffers."""
 
     def __init__(self, ctx):
-        self.program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self.program = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.origin = gfx.Stream(ctx, stride=8)
         self.offset = gfx.Stream(ctx, stride=8)

@@ -74,7 +74,7 @@ in vec2 in_pos;
 out vec2 v_local;
 void main() {
     vec2 q = centre + in_pos * radius;
-    gl_Position = vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
+    gl_Position = scene_to_clip(q, viewport);
     v_local = in_pos;
 }
 """
@@ -128,7 +128,7 @@ class DrawTendrils:
                 "quad": full,
                 "fade": ctx.program(vertex_shader=_FULL_VS, fragment_shader=_FADE_FS),
                 "show": ctx.program(vertex_shader=_FULL_VS, fragment_shader=_SHOW_FS),
-                "glow": ctx.program(vertex_shader=_GLOW_VS, fragment_shader=_GLOW_FS),
+                "glow": ctx.program(vertex_shader=gfx.vertex_shader(_GLOW_VS), fragment_shader=_GLOW_FS),
             }
         return self._gl
 
