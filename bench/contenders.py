@@ -20,10 +20,9 @@ import esper
 import numpy as np
 import pymunk
 
-import systems  # noqa: F401  (registers the built-in systems)
 from bench.workloads import DAMPING, DT, GRAVITY, Workload
-from components import Constraints, Forces, Frame, Pins, Points, Ropes
-from systems import pipeline
+from ropework.components import Constraints, Forces, Frame, Pins, Points, Ropes
+from ropework.systems import pipeline
 from tests.reference import RefRope
 from tests.reference import step as ref_step
 
@@ -47,7 +46,7 @@ class Engine:
         self.constraints = Constraints(a=a, b=b, rest=np.full(len(a), w.rest, np.float32), passes=w.passes)
         self.forces = Forces(gravity=np.array(GRAVITY, np.float32), damping=DAMPING)
         self.body = esper.create_entity(self.points, pins, self.constraints, self.forces)
-        self.processors, _ = pipeline.install(pipeline.order())
+        self.processors, _ = pipeline.install(pipeline.order(["input", "integrate", "relax"]))   # a rope scene's
         self.frame = Frame(dt=DT, t=0.0, width=VIEW[0], height=VIEW[1], rng=np.random.default_rng(0))
 
     def step(self) -> None:

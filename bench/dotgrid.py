@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from game.render import Offscreen, headless_window  # noqa: E402
-from game.scene import Scene  # noqa: E402
+from ropework.render import Offscreen, headless_window  # noqa: E402
+from ropework.scene import Scene  # noqa: E402
 
 FRAME = (1280, 720)   # px: the offscreen framebuffer every FPS figure is drawn into
 SWEEP = 40.0          # px per step the pointer moves: a half-strength swipe (speed_trigger 80)
@@ -66,7 +66,7 @@ def drive(scene: Scene, k: int) -> None:
 
 
 def dots(scene: Scene) -> int:
-    from components.dots import DotGrid
+    from ropework.components.dots import DotGrid
     return sum(g.n for _, g in scene.find(DotGrid))
 
 

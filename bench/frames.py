@@ -117,7 +117,7 @@ class Frames:
 # ── driving a scene ──────────────────────────────────────────────────────────
 def gallery_events(level: Path, size=SIZE):
     """frame → events of the level's gallery script scaled to ``size``, or None if it has none."""
-    from game import script
+    from ropework import script
     path = ROOT / "docs" / "scripts" / f"{level.stem}.txt"
     if not path.is_file():
         return None
@@ -127,7 +127,7 @@ def gallery_events(level: Path, size=SIZE):
 
 def driver(scene, level: Path | None):
     """A function (frame index) → apply that frame's pointer events to ``scene``."""
-    from game import script
+    from ropework import script
     events = gallery_events(level, (scene.width, scene.height)) if level is not None else None
     if events is not None:
         return lambda f: script.apply(scene, events.get(f % SCRIPT_LOOP, ()))
@@ -138,7 +138,7 @@ def driver(scene, level: Path | None):
 
 def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_step=None) -> Frames:
     """Warm up, then time ``frames`` whole frames (events, step, draw, finish)."""
-    from game.stats import count_draws
+    from ropework.stats import count_draws
     for f in range(warmup):
         drive(f)
         if before_step:
@@ -146,7 +146,7 @@ def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_ste
         scene.step(1)
         off.render(scene)
         ctx.finish()
-    from game.stats import elements
+    from ropework.stats import elements
     out = Frames(name, ", ".join(f"{n:,} {label}" for label, n in elements(scene).items()))
     gc.collect()
     with count_draws() as n:
@@ -244,7 +244,7 @@ def geometry_only(scene, off, ctx, repeats: int = 15) -> float:
 
 def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
     """Draw calls in one frame that follows a step (so every layer has something new to draw)."""
-    from game.stats import count_draws
+    from ropework.stats import count_draws
     for f in range(steps):
         drive(f)
         if before_step:
@@ -258,7 +258,7 @@ def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
 
 def fill_sparks(scene) -> int:
     """Every slot of every spark pool alive (a pool is a ring buffer: full is its worst case)."""
-    from components.sparks import Sparks
+    from ropework.components.sparks import Sparks
     total = 0
     for _, sp in scene.find(Sparks):
         alive = sp.life <= 0
@@ -283,7 +283,7 @@ def machine(ctx=None) -> str:
 
 
 def run(args) -> dict:
-    from game.render import Offscreen, headless_window
+    from ropework.render import Offscreen, headless_window
     budget = QUICK if args.quick else FULL
     ctx = headless_window(*SIZE).ctx
     off = Offscreen(ctx, SIZE)
@@ -298,8 +298,8 @@ def run(args) -> dict:
 
 
 def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
-    from game.level import shipped
-    from game.scene import Scene
+    from ropework.level import shipped
+    from ropework.scene import Scene
 
     def log(msg):
         print(f"  {msg}", file=sys.stderr, flush=True)
@@ -357,7 +357,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene.close()
         for label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
             scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
-            from components.dots import DotGrid
+            from ropework.components.dots import DotGrid
             n = sum(g.n for _, g in scene.find(DotGrid))
             sc[f"{n:,} dots"] = (n, draw_calls(scene, off, ctx, driver(scene, None)))
             scene.close()
@@ -397,7 +397,7 @@ def state_bytes(scene) -> int:
     seen, total = set(), 0
     with scene.active():
         import esper
-        for ent in list(esper._entities):
+        for ent in list(esper.get_entities()):
             for comp in esper.components_for_entity(ent):
                 for v in vars(comp).values() if hasattr(comp, "__dict__") else ():
                     if isinstance(v, np.ndarray) and id(v) not in seen:
@@ -409,8 +409,8 @@ def state_bytes(scene) -> int:
 def probe_memory() -> dict:
     """In a fresh process: the 100,000-point rope scene's state and GL bytes, and the peak RSS."""
     from arcade.gl import Buffer, Texture2D
-    from game.render import Offscreen, headless_window
-    from game.scene import Scene
+    from ropework.render import Offscreen, headless_window
+    from ropework.scene import Scene
 
     def rss_mib():
         with open("/proc/self/statm") as f:

@@ -156,8 +156,8 @@ def run_contender(cls, w, budget: Budget) -> Result:
 
 def profile_engine(w, budget: Budget) -> dict:
     """Where the engine's step goes: esper.process vs each system's process() vs its kernel."""
-    from systems import relax as relax_mod
-    from systems.integrate import _NO_EXTRA, integrate
+    from ropework.systems import relax as relax_mod
+    from ropework.systems.integrate import _NO_EXTRA, integrate
     e = Engine(w)
     for _ in range(budget.warmup):
         e.step()
@@ -190,7 +190,7 @@ def profile_engine(w, budget: Budget) -> dict:
 
 
 def time_levels(budget: Budget) -> list:
-    from game.scene import Scene
+    from ropework.scene import Scene
     rows = []
     for path in sorted((ROOT / "levels").glob("*.toml")):
         try:

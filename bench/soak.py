@@ -66,8 +66,8 @@ def non_finite(scene) -> list[str]:
 def soak(path, steps: int = STEPS, size=SIZE, render_every: int = RENDER_EVERY, check_every: int = CHECK_EVERY,
          warmup: int = WARMUP, ctx=None, progress=None) -> dict:
     """Run one level; return its figures and a list of failures (empty: it passed)."""
-    from game.render import Offscreen, headless_window
-    from game.scene import Scene
+    from ropework.render import Offscreen, headless_window
+    from ropework.scene import Scene
     from tests.drive import Hand
     ctx = ctx or headless_window().ctx
     scene = Scene.load(path, size=size)
@@ -127,7 +127,7 @@ def soak(path, steps: int = STEPS, size=SIZE, render_every: int = RENDER_EVERY, 
 
 
 def main(argv=None) -> int:
-    from game import level
+    from ropework import level
     p = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.splitlines()[0])
     p.add_argument("levels", nargs="*", help="level file names in levels/ (default: every shipped level)")
     p.add_argument("--steps", type=int, default=STEPS, help=f"steps per level (default {STEPS})")

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.startup                               # ≈ 1 minute: warm runs, then cold ones
     .venv/bin/python -m bench.startup --write docs/performance.md   # refresh the doc's start-up section
 
-Times the command issue 7 names, `python -m game levels/rope.toml --record OUT.png
+Times the command issue 7 names, `python -m ropework levels/rope.toml --record OUT.png
 --frames 1`, as a subprocess: wall clock from just before it is started until it has
 exited (the PNG written). The median of several **warm** runs is the figure: numba's
 compiled kernels and Python's bytecode are cached, as on any launch after the first.
@@ -44,9 +44,9 @@ BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
 PROBE = r"""
 import sys, time
 t_start = time.time()
-import game.cli
+import ropework.cli
 t = {"python": t_start}
-import game.record, game.render, game.scene   # what record() imports: systems, arcade, numba, numpy, esper
+import ropework.record, game.render, game.scene   # what record() imports: systems, arcade, numba, numpy, esper
 t["imports"] = time.time()
 from PIL import Image
 scene = game.scene.Scene.load(sys.argv[1], size=(1280, 720))
@@ -140,7 +140,7 @@ def markdown(rep: dict) -> str:
     out = [f"Run: `python -m bench.startup` on {rep['date']}; 1-minute load average {rep['load'][0]:.2f} at the start, "
            f"{rep['load_end'][0]:.2f} at the end"
            + (" — **the machine was busy (load > 1.5)**" if busy else "") + ".", "",
-           f"`python -m game {LEVEL} --record out.png --frames 1`, wall clock from the command to its exit:", "",
+           f"`python -m ropework {LEVEL} --record out.png --frames 1`, wall clock from the command to its exit:", "",
            "| caches | runs | seconds, median [min–max] | target ≤ 2 s |", "|---|---:|---:|:---:|",
            f"| warm (numba kernels and bytecode cached: every launch after the first) | {len(w)} "
            f"| **{med:.2f}** [{min(w):.2f}–{max(w):.2f}] | {'yes' if med <= TARGET_S else 'no'} |"]

@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import dotgrid  # noqa: E402
-from components.sparks import Sparks  # noqa: E402
-from game.scene import Scene  # noqa: E402
+from ropework.components.sparks import Sparks  # noqa: E402
+from ropework.scene import Scene  # noqa: E402
 
 WARM = 60     # steps before timing: numba caches load, pools fill
 REPS = 300    # timed steps per case

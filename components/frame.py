@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+STEP = 1 / 60   # s: the fixed simulation step every toy is tuned for (Frame.dt)
+
 
 @dataclass
 class Frame:

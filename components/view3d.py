@@ -13,7 +13,7 @@ class Camera:
     fov: vertical field of view, degrees; near, far: clip distances, scene units.
     eye, target: float64[3] — where it stands and what it looks at, scene units
     (world space: y up, the seed's three.js space). The aspect ratio is the
-    viewport's; `game.camera` turns this into matrices and pointer rays.
+    viewport's; `ropework.systems.services.camera` turns this into matrices and pointer rays.
     """
 
     fov: float

@@ -1,3 +1,3 @@
-from game.cli import main
+from ropework.cli import main
 
 raise SystemExit(main())

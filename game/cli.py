@@ -1,4 +1,5 @@
-"""Command line: ``python -m game [LEVEL] [options]`` and the ``ropework`` script."""
+"""Command line: ``ropework [LEVEL] [options]`` (or ``python -m ropework``), plus
+``ropework validate FILE...`` and ``ropework frame LEVEL``."""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from game.schema import LevelError
+from ropework.schema import LevelError
 
 EXIT_BAD_INPUT = 2
 
@@ -32,7 +33,7 @@ def _frames(text: str) -> int:
 
 
 def _fps(text: str) -> int:
-    from game.record import GIF_RATES
+    from ropework.record import GIF_RATES
     if not text.isdigit() or int(text) not in GIF_RATES:
         raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, GIF_RATES))} "
                                          f"(GIF stores whole hundredths of a second), found {text!r}")
@@ -45,13 +46,21 @@ def _seed(text: str) -> int:
     return int(text)
 
 
+def prog() -> str:
+    """How the user ran us, for help and hints: ``ropework`` or ``python -m ropework``."""
+    return "ropework" if Path(sys.argv[0] or "").name == "ropework" else "python -m ropework"
+
+
 def parser() -> argparse.ArgumentParser:
-    from game import keys
-    p = _Parser(prog="python -m game",
-                description="ropework: interactive Verlet physics toys. "
-                            "Check level files: python -m game validate FILE... (exit 0 if all load, else 2).",
+    from ropework import __version__, keys
+    p = _Parser(prog=prog(),
+                description=f"ropework: interactive Verlet physics toys. Check level files: {prog()} validate "
+                            f"FILE... (exit 0 if all load, else 2); print the systems a level runs: {prog()} "
+                            "frame LEVEL.",
                 epilog=keys.epilog())
-    p.add_argument("level", nargs="?", help="level file (default: levels/rope.toml)")
+    p.add_argument("level", nargs="?", help="level file, or a shipped level's name or number from --list "
+                   "(default: rope)")
+    p.add_argument("--version", action="version", version=f"ropework {__version__}")
     p.add_argument("--list", action="store_true", help="list the shipped levels and exit")
     p.add_argument("--record", metavar="OUT", help="render off-screen to OUT.png (last frame), OUT.gif (every frame, "
                    "50 fps) or OUT.mp4 (every frame, 60 fps; needs the optional video extra)")
@@ -71,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
 
 def _list() -> int:
     """Each shipped level, numbered as the window's number keys open them."""
-    from game import level
+    from ropework import level
     for i, path in enumerate(level.shipped(), 1):
         try:
             lv = level.load(path)
@@ -81,18 +90,33 @@ def _list() -> int:
     return 0
 
 
+def frame(argv) -> int:
+    """``ropework frame LEVEL``: the systems a scene of LEVEL runs, in run order, and who brings each."""
+    from ropework import level
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(f"usage: {prog()} frame LEVEL  (prints the systems the level's scene runs, in order)",
+              file=sys.stdout if argv[:1] in (["-h"], ["--help"]) else sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else EXIT_BAD_INPUT
+    print(level.frame_table(level.load(level.resolve(argv[0]))))
+    return 0
+
+
 def validate(argv) -> int:
-    """``python -m game validate FILE...``: ``FILE: OK`` or the one-line error for each; 0 if all load, else 2."""
-    from game import level
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m game validate FILE...\n"
+    """``python -m ropework validate FILE...``: ``FILE: OK`` or the one-line error for each; 0 if all load, else 2."""
+    from ropework import level
+    if not argv:
+        print(f"ropework: error: validate needs at least one level file: {prog()} validate FILE...",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if argv[0] in ("-h", "--help"):
+        print(f"usage: {prog()} validate FILE...\n"
               "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each.\n"
-              "Exit status 0 if every file loads, else 2.", file=sys.stdout if argv else sys.stderr)
-        return 0 if argv else EXIT_BAD_INPUT
+              "Exit status 0 if every file loads, else 2.")
+        return 0
     bad = 0
     for name in argv:
         try:
-            level.load(Path(name))
+            level.load(level.resolve(name))
             print(f"{name}: OK")
         except LevelError as e:
             print(e)
@@ -105,13 +129,28 @@ def _has_display() -> bool:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    except LevelError as e:
+        print(f"ropework: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:   # `ropework --list | head`: the reader left; stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == ["validate"]:
         return validate(argv[1:])
+    if argv[:1] == ["frame"]:
+        return frame(argv[1:])
     args = parser().parse_args(argv)
     if args.record:
-        os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade (levels import systems)
-    from game import plugins
+        os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade (levels import ropework.systems)
+    from ropework import plugins
     if args.no_plugins:
         os.environ[plugins.ENV_OFF] = "1"
     for name in args.plugin:
@@ -119,13 +158,13 @@ def main(argv=None) -> int:
             return EXIT_BAD_INPUT
     if args.list:
         return _list()
-    from game import level as level_mod
-    path = Path(args.level) if args.level else level_mod.DEFAULT_LEVEL
+    from ropework import level as level_mod
+    path = level_mod.resolve(args.level) if args.level is not None else level_mod.DEFAULT_LEVEL
     if args.input and not args.record:
         print("ropework: error: --input needs --record (scripted input drives recordings)", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.record:
-        from game.record import MissingExtra, check_format
+        from ropework.record import MissingExtra, check_format
         try:
             check_format(args.record)
         except (ValueError, MissingExtra) as e:
@@ -136,7 +175,7 @@ def main(argv=None) -> int:
         return EXIT_BAD_INPUT
     try:
         if args.record:
-            from game.record import record
+            from ropework.record import record
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
             print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
@@ -144,10 +183,10 @@ def main(argv=None) -> int:
         lv = level_mod.load(path, args.size)      # validate before opening anything
         if not _has_display():
             print(f"ropework: no display to open a window on; record instead: "
-                  f"python -m game {path} --record out.gif --frames 120", file=sys.stderr)
+                  f"{prog()} {args.level or 'rope'} --record out.gif --frames 120", file=sys.stderr)
             return EXIT_BAD_INPUT
-        from game.scene import Scene
-        from game.window import play
+        from ropework.scene import Scene
+        from ropework.window import play
         play(Scene(lv, args.size, args.seed, args.reduced_motion), args.reduced_motion)
         return 0
     except LevelError as e:

@@ -1,7 +1,8 @@
 """Fixed-step clock: turns variable frame times into whole simulation steps."""
 from __future__ import annotations
 
-STEP = 1 / 60         # s: the fixed simulation step every toy is tuned for
+from ropework.components.frame import STEP
+
 MAX_FRAME_DT = 0.05   # s: a longer frame (a stall, a debugger) counts as this long, as the seed loop does
 MAX_STEPS = 4         # steps per frame at most, so a slow machine slows down instead of spiralling
 

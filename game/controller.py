@@ -16,15 +16,13 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from components import Pointer
-from components.card import CardGrab
-from game import keys, level
-from game.clock import Clock
-from game.record import GifRecorder
-from game.reload import LevelWatcher
-from game.scene import Scene
-from game.schema import LevelError
-from game.stats import Rates, elements
+from ropework import keys, level
+from ropework.clock import Clock
+from ropework.record import GifRecorder
+from ropework.reload import LevelWatcher
+from ropework.scene import Scene
+from ropework.schema import LevelError
+from ropework.stats import Rates, elements
 
 BANNER_SECONDS = 2.0   # s a newly opened level's title stays on screen: long enough to read, then out of the way
 STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) stays
@@ -119,7 +117,7 @@ class Controller:
 
     def open_number(self, i: int):
         if not 0 <= i < len(self.levels):
-            self.flash(f"no level {i + 1}: there are {len(self.levels)} (python -m game --list)")
+            self.flash(f"no level {i + 1}: there are {len(self.levels)} (python -m ropework --list)")
             return
         self.open(self.levels[i])
 
@@ -183,20 +181,17 @@ class Controller:
     def cursor(self) -> str:
         """The pointer's shape, by its CSS name (the seed's): "grab", "grabbing" or "default".
 
-        A scene with a card (the lanyard) shows "grabbing" while a card is held,
-        "grab" while the pointer is over one, and "default" elsewhere (a press there
-        falls through to the layers below, which grab nothing) or while a press that
-        took no card is held. A scene with no card shows "grab" everywhere: its ropes
-        and cloth can be taken anywhere (seed 001's canvas cursor). The window turns
-        the name into the platform's cursor (game/window.py CURSORS).
+        The kinds decide, topmost layer first: the first kind with a `Kind.cursor`
+        names it (the lanyard: "grabbing" while its card is held, "grab" over the
+        card, "default" elsewhere). A scene none of whose kinds names one shows
+        "grab" everywhere: its ropes and cloth can be taken anywhere (seed 001's
+        canvas cursor). The window turns the name into the platform's cursor
+        (ropework/window.py CURSORS).
         """
-        cards = [g for _, g in self.scene.find(CardGrab)]
-        if not cards:
-            return "grab"
-        if any(g.held for g in cards):
-            return "grabbing"
-        pressing = any(p.down for _, p in self.scene.find(Pointer))   # a press that took no card holds on
-        return "grab" if not pressing and any(g.hover for g in cards) else "default"
+        for k in self.scene.kinds():
+            if k.cursor is not None:
+                return k.cursor(self.scene)
+        return "grab"
 
     # ── capture ──────────────────────────────────────────────────────────────
     def _capture_path(self, suffix: str) -> Path:

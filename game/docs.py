@@ -1,9 +1,9 @@
-"""Writes docs/levels.md from the key declarations: ``python -m game.docs > docs/levels.md``."""
+"""Writes docs/levels.md from the key declarations: ``python -m ropework.docs > docs/levels.md``."""
 from __future__ import annotations
 
-from game import kinds
-from game.level import LAYER_COMMON, MAX_FILE_BYTES, MAX_LAYERS, MAX_POINTS, TOP
-from game.schema import markdown, table
+from ropework import kinds
+from ropework.level import LAYER_COMMON, MAX_FILE_BYTES, MAX_LAYERS, MAX_POINTS, TOP
+from ropework.schema import markdown, table
 
 INTRO = f"""# Level files
 
@@ -22,11 +22,11 @@ Caps: a file is at most {MAX_FILE_BYTES} bytes, at most {MAX_LAYERS} layers, at
 most {MAX_POINTS:,} simulated points in a scene.
 
 Coordinates are scene pixels with the origin at the top-left and y down, as in
-the reference toys. Run a level with `python -m game levels/NAME.toml`; start
+the reference toys. Run a level with `python -m ropework levels/NAME.toml`; start
 your own by copying a shipped one (each starts with a comment naming its run line).
 
 ```toml
-# python -m game levels/mine.toml
+# python -m ropework levels/mine.toml
 title = "Two ropes"
 theme = "dark"
 
@@ -49,7 +49,7 @@ colour = "#00d4ff"
 
 def builtin_kinds() -> list[str]:
     """Kinds shipped with ropework (a plugin documents its own)."""
-    return sorted(n for n, k in kinds.KINDS.items() if k.spawn.__module__.startswith("game.kinds."))
+    return sorted(n for n, k in kinds.KINDS.items() if k.spawn.__module__.startswith("ropework.kinds."))
 
 
 def levels_markdown() -> str:

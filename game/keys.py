@@ -1,6 +1,6 @@
 """Key bindings: the one table the window, the help overlay, ``--help`` and the README read from.
 
-``python -m game.keys`` prints the README's key table; tests/game/test_keys.py
+``python -m ropework.keys`` prints the README's key table; tests/game/test_keys.py
 checks the README holds exactly that table, so a new binding cannot go
 undocumented.
 """

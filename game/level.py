@@ -9,19 +9,19 @@ import re
 import reprlib
 import tomllib
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-import systems  # noqa: F401  (registers the built-in systems)
-from game import kinds as kinds_mod
-from game import plugins
-from systems import pipeline
-from game.schema import Key, LevelError, Table, suggest, table, validate
+from ropework import kinds as kinds_mod
+from ropework import plugins
+from ropework.schema import Key, LevelError, Table, suggest, table, validate
+from ropework.systems import pipeline
 
 MAX_FILE_BYTES = 1 << 20   # a scene description, not a data dump: 1 MiB is generous
 MAX_LAYERS = 32
 MAX_POINTS = 2_000_000     # simulated points per scene: ~40 MB of state, still steps in tens of ms
 
-LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
+LEVELS_DIR = Path(str(resources.files("ropework.levels")))   # the shipped levels: package data
 DEFAULT_LEVEL = LEVELS_DIR / "rope.toml"
 
 TOP = table(
@@ -135,4 +135,44 @@ def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
 
 
 def shipped() -> list[Path]:
+    """The shipped level files, in `--list` order (the window's number keys open them so)."""
     return sorted(LEVELS_DIR.glob("*.toml"))
+
+
+def resolve(name: str) -> Path:
+    """The level file a user means: a path that exists, else a shipped level's name
+    (``rope.toml`` or ``rope``, as ``--list`` prints it) or number; anything else is
+    returned as a path, so loading it names the file that is missing."""
+    path = Path(name)
+    if path.exists() or not name:
+        return path
+    levels = shipped()
+    if name.isdigit() and 1 <= int(name) <= len(levels):
+        return levels[int(name) - 1]
+    for lv in levels:
+        if name in (lv.name, lv.stem):
+            return lv
+    return path
+
+
+def frame(lv: Level) -> list[tuple[pipeline.SystemSpec, str]]:
+    """The systems a scene of ``lv`` runs, in run order, each with who brings it:
+    "core" (every scene), the kinds that bring it (`Kind.systems`), or "level" (its ``systems``)."""
+    by: dict[str, list[str]] = {}
+    for name in sorted({c["kind"] for c in lv.layers}):
+        for n in kinds_mod.KINDS[name].systems:
+            by.setdefault(n, []).append(name)
+    for n in lv.systems:
+        by.setdefault(n, []).append("level")
+    specs = pipeline.order(pipeline.scene_systems(by))
+    return [(s, "core" if s.default else ", ".join(by[s.name])) for s in specs]
+
+
+def frame_table(lv: Level) -> str:
+    """`frame` as the text ``ropework frame LEVEL`` prints: one row a system, in run order."""
+    rows = [(s.stage, s.name, who, s.module) for s, who in frame(lv)]
+    head = ("stage", "system", "brought by", "module")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(3)]
+    lines = [f"{lv.title}: {len(rows)} systems, in run order"]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in [head, *rows]]
+    return "\n".join(line.rstrip() for line in lines)

@@ -7,7 +7,7 @@ A plugin package declares an entry point in the group ``ropework.systems``::
 
 At start every such entry point is loaded (imported; if it names a callable, it
 is called with no arguments) and registers what it brings with
-``systems.pipeline.system`` and ``game.kinds.kind`` — the same calls the
+``ropework.systems.pipeline.system`` and ``ropework.kinds.kind`` — the same calls the
 built-ins use. A plugin that fails is reported in one line on stderr and
 skipped; the toy still runs. ``ROPEWORK_NO_PLUGINS=1`` or ``--no-plugins``
 turns autoloading off; ``--plugin NAME`` loads one by entry-point name anyway.
@@ -33,6 +33,8 @@ def load_one(name: str, ep=None) -> bool:
     """Load the plugin ``name``; report a failure in one line and return False."""
     if name in loaded:
         return loaded[name] == "ok"
+    from ropework import kinds
+    kinds.load_builtin()   # plugins build on the built-in toys (a tearable cloth is a cloth)
     ep = ep or _entry_points().get(name)
     if ep is None:
         loaded[name] = f"no installed plugin named {name!r} (entry-point group {GROUP})"

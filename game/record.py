@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from game import script
-from game.clock import STEP
+from ropework import script
+from ropework.components.frame import STEP
 
 GIF_FRAME_MS = 20          # ms per GIF frame: 50 fps, the fastest rate browsers honour
 GIF_COLOURS = 255          # palette entries per frame; one is left for the encoder
@@ -105,8 +105,8 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
     """
     if fps is not None and fps not in GIF_RATES:
         raise ValueError(f"--fps: expected one of {', '.join(map(str, GIF_RATES))}, found {fps}")
-    from game.render import Offscreen, headless_window   # GL only once we record
-    from game.scene import Scene
+    from ropework.render import Offscreen, headless_window   # GL only once we record
+    from ropework.scene import Scene
     out = Path(out)
     check_format(out)
     suffix = out.suffix.lower()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import esper
 
-from game.level import load
-from game.scene import Scene
-from game.schema import LevelError
+from ropework.level import load
+from ropework.scene import Scene
+from ropework.schema import LevelError
 
 POLL_INTERVAL = 0.25   # s between looks at the file: a save shows within about half a second
 

@@ -1,7 +1,7 @@
 """A running scene: one esper world built from a level — the headless API.
 
-    from game.scene import Scene
-    scene = Scene.load("levels/rope.toml", size=(800, 600), seed=1)
+    from ropework.scene import Scene
+    scene = Scene.load("rope", size=(800, 600), seed=1)
     scene.pointer_down(400, 100); scene.step(30); scene.pointer_up(400, 100)
     state = scene.arrays()      # {entity: {"Points": {"pos": ..., ...}, ...}}
     scene.close()               # deletes the world
@@ -15,17 +15,15 @@ import dataclasses
 import hashlib
 import itertools
 from contextlib import contextmanager
-from pathlib import Path
 
 import esper
 import numpy as np
 
-import systems  # noqa: F401  (registers the built-in systems)
-from components import Frame, Layer, Pointer, Points
-from game import kinds
-from game.clock import STEP
-from game.level import Level, load
-from systems import pipeline
+from ropework.components import Frame, Layer, Pointer, Points
+from ropework import kinds
+from ropework.components.frame import STEP
+from ropework.level import Level, frame, load, resolve
+from ropework.systems import pipeline
 
 _names = itertools.count(1)
 
@@ -45,7 +43,8 @@ class Scene:
 
     @classmethod
     def load(cls, path, size=(1280, 720), seed: int | None = None, reduced_motion: bool | None = None):
-        return cls(load(Path(path), size), size, seed, reduced_motion)
+        """A scene of the level file ``path``, or of a shipped level by name (``"rope"``) or number."""
+        return cls(load(resolve(str(path)), size), size, seed, reduced_motion)
 
     # ── the world ────────────────────────────────────────────────────────────
     @contextmanager
@@ -71,7 +70,16 @@ class Scene:
             for cfg in self.level.layers:
                 layer = next(lay for lay in self.layers if lay.name == cfg["name"])
                 kinds.KINDS[cfg["kind"]].spawn(cfg, layer, self.frame)
-            self.processors, self.draws = pipeline.install(pipeline.order(pipeline.scene_systems(self.level.systems)))
+            self.processors, self.draws = pipeline.install(self.systems())
+
+    def kinds(self) -> list[kinds.Kind]:
+        """The scene's kinds, once each, topmost layer first."""
+        by_z = sorted(self.level.layers, key=lambda c: -c["z"])
+        return [kinds.KINDS[n] for n in dict.fromkeys(c["kind"] for c in by_z)]
+
+    def systems(self) -> list[pipeline.SystemSpec]:
+        """The systems this scene runs, in run order: the core ones, its kinds' and the level's opt-ins."""
+        return [spec for spec, _ in frame(self.level)]
 
     def close(self) -> None:
         """Delete the scene's world and everything in it."""
@@ -138,7 +146,7 @@ class Scene:
     # ── reading state ────────────────────────────────────────────────────────
     def entities(self) -> list[int]:
         with self.active():
-            return sorted(esper._entities)
+            return sorted(esper.get_entities())
 
     def component(self, ent: int, cls):
         with self.active():
@@ -153,7 +161,7 @@ class Scene:
         """Every entity's numpy component fields (copies), keyed by component class name."""
         out: dict = {}
         with self.active():
-            for ent in sorted(esper._entities):
+            for ent in sorted(esper.get_entities()):
                 comps = {}
                 for comp in esper.components_for_entity(ent):
                     if dataclasses.is_dataclass(comp):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from game.schema import LevelError
+from ropework.schema import LevelError
 
 MAX_SCRIPT_BYTES = 1 << 20
 MAX_FRAME = 1_000_000

@@ -1,32 +1,28 @@
 """What the statistics overlay (F) shows: elements per toy, draw calls, frame and step rates."""
 from __future__ import annotations
 
-import importlib
 from contextlib import contextmanager
 
-import numpy as np
 
-# (label, module, component class, how many elements one component holds). A toy whose
-# component is not here still counts its Points; add a row to count its own elements.
-ELEMENTS = (
-    ("points", "components.body", "Points", lambda c: int(c.n)),
-    ("dots", "components.dots", "DotGrid", lambda c: int(len(c.origin))),
-    ("sparks", "components.sparks", "Sparks", lambda c: int(np.count_nonzero(c.life > 0))),
-)
+from ropework.components import Points
+
 RATE_WINDOW = 0.5   # s: FPS and ms per step are averaged over this much wall time, so the text is readable
 
 
 def elements(scene) -> dict[str, int]:
-    """{label: count} of every kind of element alive in the scene (labels with none are left out)."""
-    out = {}
-    for label, module, cls_name, count in ELEMENTS:
-        try:
-            cls = getattr(importlib.import_module(module), cls_name)
-        except (ImportError, AttributeError):   # a toy that is not installed counts nothing
-            continue
+    """{label: count} of every kind of element alive in the scene (labels with none are left out).
+
+    Every body's points count as "points"; each kind adds what it declares in `Kind.counts`
+    (the dot grid its dots, tendrils their live sparks).
+    """
+    rows = [("points", Points, lambda c: int(c.n))]
+    for k in scene.kinds():
+        rows += [row for row in k.counts if row not in rows]
+    out: dict[str, int] = {}
+    for label, cls, count in rows:
         n = sum(count(c) for _, c in scene.find(cls))
         if n:
-            out[label] = n
+            out[label] = out.get(label, 0) + n
     return out
 
 

@@ -16,10 +16,10 @@ import arcade
 import pyglet
 from PIL import Image
 
-from game import keys
-from game.controller import Controller
-from game.scene import Scene
-from game.stats import count_draws
+from ropework import keys
+from ropework.controller import Controller
+from ropework.scene import Scene
+from ropework.stats import count_draws
 
 PAD = 10                       # px around overlay text, and from the window edges
 PANEL = (0, 0, 0, 178)         # overlay backdrop: dark at 70 % so text reads on either theme

@@ -1,15 +1,39 @@
-"""Systems, one module each, named for the verb they perform.
+"""Systems, one module each, named for the verb it performs — and the built-in frame.
 
-Importing this package imports every module in it, and each registers its system
-with `systems.pipeline` exactly the way a plugin registers its own. The frame, in
-stage order (`pipeline.STAGES`):
+The built-in frame is declared here, once, as a table: every built-in system, in
+the order it runs. Stages run in `pipeline.STAGES` order; inside a stage the
+table's order holds (as Bevy's ``.chain()``); a plugin's system places itself
+with ``after=`` / ``before=`` (`pipeline.system`). A scene runs the `CORE`
+systems, the systems its layers' kinds bring (`Kind.systems`), and the level's
+opt-ins (``systems = [...]``): ``ropework frame LEVEL`` prints that list.
 
-    input → integrate → relax → emit → render
+The table is data: nothing here imports a system module. A system's module is
+imported when a scene that runs it is built, so loading a level for
+``validate`` or ``--list`` touches neither OpenGL nor a kernel.
 """
-import importlib
-import pkgutil
 
-from systems.pipeline import STAGES, order, system  # noqa: F401
+# stage        system            module:class
+FRAME = (
+    ("input",     "autopilot",     "autopilot:Steer"),          # tendrils: an idle pointer wanders
+    ("input",     "orbit",         "orbit:Orbit"),              # tendrils: the bundle circles the pointer
+    ("input",     "pace",          "pace:Pace"),                # lanyard: low-power cadence
+    ("input",     "input",         "input:PointerInput"),       # every scene: pointer events, grabs
+    ("input",     "grab_card",     "grab_card:GrabCard"),       # lanyard: press on the card
+    ("integrate", "electrify",     "electrify:Electrify"),      # tendrils: a held press shakes them
+    ("integrate", "blow",          "blow:Blow"),                # tendrils: wind and the travelling wave
+    ("integrate", "integrate",     "integrate:Integrate"),      # Verlet: gravity, damping, move
+    ("integrate", "drag_card",     "drag_card:DragCard"),       # lanyard: the held card follows the hand
+    ("integrate", "repel",         "repel:Repel"),              # dot grid: pushes, rings and colours
+    ("relax",     "relax",         "relax:Relax"),              # Verlet: distance constraints, bounds
+    ("relax",     "spring_card",   "spring_card:SpringCard"),   # lanyard: the card's spring-back
+    ("emit",      "emit_sparks",   "emit_sparks:EmitSparks"),   # tendrils: fast tips throw sparks
+    ("emit",      "fly_sparks",    "fly_sparks:FlySparks"),     # tendrils: sparks fly and fade
+    ("emit",      "ripple",        "ripple:Ripple"),            # dot grid: a click starts a ring
+    ("render",    "draw_dots",     "draw_dots:DrawDots"),
+    ("render",    "draw_lanyard",  "draw_lanyard:DrawLanyard"),
+    ("render",    "draw_links",    "draw_links:DrawLinks"),
+    ("render",    "draw_ropes",    "draw_ropes:DrawRopes"),
+    ("render",    "draw_tendrils", "draw_tendrils:DrawTendrils"),
+)
 
-for _m in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_m}")
+CORE = ("input",)   # systems every scene runs, whatever its kinds

@@ -17,9 +17,8 @@ import math
 
 import esper
 
-from components import Pointer
-from components.autopilot import Autopilot
-from systems.pipeline import INPUT, system
+from ropework.components import Pointer
+from ropework.components.autopilot import Autopilot
 
 NEVER_INSIDE = -9000.0   # px: a pointer coordinate below this has never been over the window
 EPS = 1e-9               # s: idle time is a sum of float steps; 150 × 1/60 may fall short of 2.5
@@ -31,7 +30,6 @@ def path(pilot: Autopilot, t: float, width: float, height: float) -> tuple[float
             height * (pilot.cy + pilot.ay * math.sin(pilot.fy * t + pilot.phase)))
 
 
-@system("autopilot", INPUT, before=("input",))
 class Steer(esper.Processor):
     def process(self, frame):
         pilots = esper.get_component(Autopilot)

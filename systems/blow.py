@@ -19,14 +19,13 @@ from __future__ import annotations
 import math
 
 import esper
-import numba
 
-from components import Forces
-from components.tendrils import Tendrils
-from systems.pipeline import INTEGRATE, system
+from ropework.components import Forces
+from ropework.components.tendrils import Tendrils
+from ropework.systems.services.kernels import kernel
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def blow(extra, rope_of, along, frac, phase, freq, gdir, gravity, t,
          wind, gust, gust_freq, wave, wave_freq, wave_lag, shake, shake_amp):
     """Fill extra: float32[n, 2] px/s². shake: float32[n, 2] uniform 0..1, used when shake_amp > 0."""
@@ -44,7 +43,6 @@ def blow(extra, rope_of, along, frac, phase, freq, gdir, gravity, t,
         extra[p, 1] = ay
 
 
-@system("blow", INTEGRATE, before=("integrate",))
 class Blow(esper.Processor):
     def process(self, frame):
         calm = 0.0 if frame.reduced_motion else 1.0

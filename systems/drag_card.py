@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import esper
 
-from components import Points
-from components.card import Cadence, CardGrab
-from systems.pipeline import INTEGRATE, system
+from ropework.components import Points
+from ropework.components.card import Cadence, CardGrab
 
 
-@system("drag_card", INTEGRATE, after=("integrate",))
 class DragCard(esper.Processor):
     def process(self, frame):
         for _, (pts, grab, cad) in esper.get_components(Points, CardGrab, Cadence):

@@ -15,10 +15,9 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from components.dots import DotGrid, DotStyle
-from components.render import Layer
-from game import gfx
-from systems.pipeline import RENDER, system
+from ropework.components.dots import DotGrid, DotStyle
+from ropework.components.render import Layer
+from ropework.systems.services import gfx
 
 _VS = """
 #version 330
@@ -89,7 +88,6 @@ class DotsGL:
         self.geometry.render(self.program, instances=self.count)
 
 
-@system("draw_dots", RENDER)
 class DrawDots:
     def __init__(self):
         self._gl: dict[int, DotsGL] = {}

@@ -16,7 +16,7 @@ Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
 90° about Z, vertices at ± width/2; u runs 0 → 1 along the arc length (the
 seed's one texture along the strap, by length so a stretch does not slide
 the print), v across. The
-texture is the seed's woven band (`game.lanyard_art.strap_texture`), repeating
+texture is the seed's woven band (`ropework.systems.services.lanyard_art.strap_texture`), repeating
 along, clamped across, mip-mapped and anisotropic where the driver allows.
 
 Card: a rounded slab — front art, back art, plain edge — whose front face lies
@@ -41,14 +41,13 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from components import Layer, Points
-from components.card import Card, CardLook, StrapLook
-from components.view3d import Camera, Lights
-from game import camera as cam3
-from game import lanyard_art as art
-from game.colour import parse_colour
-from game.gfx import Stream
-from systems.pipeline import RENDER, system
+from ropework.components import Layer, Points
+from ropework.components.card import Card, CardLook, StrapLook
+from ropework.components.view3d import Camera, Lights
+from ropework.systems.services import camera as cam3
+from ropework.systems.services import lanyard_art as art
+from ropework.systems.services.colour import parse_colour
+from ropework.systems.services.gfx import Stream
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
@@ -451,7 +450,6 @@ def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     return ratio, taps
 
 
-@system("draw_lanyard", RENDER)
 class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import esper
 
-from components import Constraints, Layer, LinkStyle, Points
-from game import gfx
-from systems.pipeline import RENDER, system
+from ropework.components import Constraints, Layer, LinkStyle, Points
+from ropework.systems.services import gfx
 
 
-@system("draw_links", RENDER)
 class DrawLinks:
     def __init__(self):
         self._gl: dict[int, gfx.Links] = {}

@@ -10,14 +10,12 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Layer, Points, Rail, Ropes, RopeStyle
-from game import gfx
-from systems.pipeline import RENDER, system
+from ropework.components import Layer, Points, Rail, Ropes, RopeStyle
+from ropework.systems.services import gfx
 
 RAIL_COLOUR = {"light": (20 / 255, 20 / 255, 20 / 255, 0.14), "dark": (240 / 255, 240 / 255, 240 / 255, 0.16)}
 
 
-@system("draw_ropes", RENDER)
 class DrawRopes:
     def __init__(self):
         self._gl: dict[int, tuple[gfx.Strokes, gfx.Quads]] = {}

@@ -27,12 +27,11 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from components import Layer, Pointer, Points, Ropes
-from components.sparks import Sparks
-from components.tendrils import TendrilLook, Tendrils
-from game import gfx
-from game.clock import STEP
-from systems.pipeline import RENDER, system
+from ropework.components import Layer, Pointer, Points, Ropes
+from ropework.components.sparks import Sparks
+from ropework.components.tendrils import TendrilLook, Tendrils
+from ropework.systems.services import gfx
+from ropework.components.frame import STEP
 
 # The pointer glow: a radial gradient (canvas stops), rgba at radius fractions 0, 0.3, 1.
 GLOW_INNER = (1.0, 1.0, 1.0, 0.8)                 # white-hot centre
@@ -113,7 +112,6 @@ class _Trail:
         self.spark_data = np.zeros(n_sparks, gfx.QUAD_DTYPE)
 
 
-@system("draw_tendrils", RENDER)
 class DrawTendrils:
     def __init__(self):
         self._trails: dict[int, _Trail] = {}

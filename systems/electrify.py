@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import esper
 
-from components import Forces, Pointer
-from components.tendrils import Tendrils
-from systems.pipeline import INTEGRATE, system
+from ropework.components import Forces, Pointer
+from ropework.components.tendrils import Tendrils
 
 
-@system("electrify", INTEGRATE, before=("blow",))
 class Electrify(esper.Processor):
     def process(self, frame):
         held, claimer = False, -1

@@ -14,12 +14,10 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Points, Ropes
-from components.sparks import Sparks
-from systems.pipeline import EMIT, system
+from ropework.components import Points, Ropes
+from ropework.components.sparks import Sparks
 
 
-@system("emit_sparks", EMIT)
 class EmitSparks(esper.Processor):
     def process(self, frame):
         if frame.reduced_motion:

@@ -9,13 +9,12 @@ semi-implicit Euler in px/s, as the seed. Dead slots cost one comparison.
 from __future__ import annotations
 
 import esper
-import numba
 
-from components.sparks import Sparks
-from systems.pipeline import EMIT, system
+from ropework.components.sparks import Sparks
+from ropework.systems.services.kernels import kernel
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def fly(pos, vel, life, dt, gravity, drag):
     """Advance every live spark one step, in place."""
     for i in range(life.shape[0]):
@@ -29,7 +28,6 @@ def fly(pos, vel, life, dt, gravity, drag):
         pos[i, 1] += vel[i, 1] * dt
 
 
-@system("fly_sparks", EMIT, after=("emit_sparks",))
 class FlySparks(esper.Processor):
     def process(self, frame):
         for _, sp in esper.get_component(Sparks):

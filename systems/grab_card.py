@@ -7,7 +7,7 @@ Runs after the input system. The pointer's pixel becomes a ray from the camera
 (the seed's Raycaster); the card is hit when the ray meets an invisible box
 around it (the seed's drag proxy: cheaper and kinder than the card's own mesh).
 The box's eight corners are projected to the screen and the press is tested
-against their convex hull with pymunk (`game.hitquery.inside_outline`) — for a
+against their convex hull with pymunk (`ropework.systems.services.hitquery.inside_outline`) — for a
 convex box that is exactly the set of pixels whose rays hit it. A press is
 taken only if no layer above took it: unclaimed, or claimed by a lower layer
 (whose grab is then dropped), so z in the level file decides. At the press the
@@ -19,13 +19,12 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Grab, Layer, Pointer, Points
-from components.card import Card, CardGrab
-from components.view3d import Camera
-from game import camera as cam3
-from game.hitquery import inside_outline
-from systems.input import claimed_above, release
-from systems.pipeline import INPUT, system
+from ropework.components import Grab, Layer, Pointer, Points
+from ropework.components.card import Card, CardGrab
+from ropework.components.view3d import Camera
+from ropework.systems.services import camera as cam3
+from ropework.systems.services.hitquery import inside_outline
+from ropework.systems.input import claimed_above, release
 
 _CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], np.float64)
 
@@ -45,7 +44,6 @@ def hits_card(card: Card, camera: Camera, width: float, height: float, x: float,
     return inside_outline(px, x, y)
 
 
-@system("grab_card", INPUT, after=("input",))
 class GrabCard(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), None)

@@ -17,9 +17,8 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Grab, Layer, Pointer, PointerPins, Points
-from game.hitquery import PointIndex
-from systems.pipeline import INPUT, system
+from ropework.components import Grab, Layer, Pointer, PointerPins, Points
+from ropework.systems.services.hitquery import PointIndex
 
 MAX_COORD = 1e7   # px: far past any screen; near 1.8e19 the float32 square of a distance overflows to inf
 
@@ -49,7 +48,6 @@ def release(ent: int) -> None:
     grab.held = -1
 
 
-@system("input", INPUT)
 class PointerInput(esper.Processor):
     def __init__(self):
         self._index: dict[int, tuple[int, PointIndex]] = {}   # entity -> (topology key, index)

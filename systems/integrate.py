@@ -17,8 +17,8 @@ import esper
 import numba
 import numpy as np
 
-from components import Forces, Points
-from systems.pipeline import INTEGRATE, system
+from ropework.components import Forces, Points
+from ropework.systems.services.kernels import kernel
 
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
@@ -43,7 +43,7 @@ def _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, has_extra):
             xp[k] = now if free else before
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
     """One Verlet step in place. pos, prev: C-contiguous float32[n, d]; extra: float32[n, d]
     per-point acceleration, or 0 rows."""
@@ -60,7 +60,6 @@ def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
         _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, False)
 
 
-@system("integrate", INTEGRATE)
 class Integrate(esper.Processor):
     def process(self, frame):
         for _, (pts, f) in esper.get_components(Points, Forces):

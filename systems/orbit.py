@@ -12,12 +12,10 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import PointerPins
-from components.tendrils import Tendrils
-from systems.pipeline import INPUT, system
+from ropework.components import PointerPins
+from ropework.components.tendrils import Tendrils
 
 
-@system("orbit", INPUT, before=("input",))
 class Orbit(esper.Processor):
     def process(self, frame):
         for _, (pins, td) in esper.get_components(PointerPins, Tendrils):

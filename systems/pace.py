@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import esper
 
-from components import Pins, Points
-from components.card import Cadence
-from systems.pipeline import INPUT, system
+from ropework.components import Pins, Points
+from ropework.components.card import Cadence
 
 
-@system("pace", INPUT, before=("input",))
 class Pace(esper.Processor):
     def process(self, frame):
         for ent, (pts, cad) in esper.get_components(Points, Cadence):

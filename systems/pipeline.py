@@ -1,21 +1,25 @@
-"""The frame, declared once: which systems run, in which stage, in which order.
+"""The frame as data: which systems a scene runs, in which stage, in which order.
 
-A system is an ``esper.Processor`` subclass registered with `system(...)`: a short
-name, a stage, and optional ``after``/``before`` names. `order()` turns the
-declarations into one list — stages in `STAGES` order, and inside a stage a
-topological order of the constraints (ties keep registration order) — and
-`install()` hands that list to esper as priorities. Built-in systems register
-exactly the way a third party's would.
+The built-in systems are the rows of `ropework.systems.FRAME`, registered here in
+table order. A third party registers an ``esper.Processor`` subclass with
+`system(...)`: a short name, a stage, and optional ``after``/``before`` names.
+`order()` turns a set of names into one list — stages in `STAGES` order, the
+built-ins chained in table order, a plugin's system placed by its constraints
+(ties keep registration order) — and `install()` hands that list to esper as
+priorities (esper runs the highest first; a bare class ``priority`` is ignored).
 
 Render-stage systems are not given to esper: esper's ``process`` runs the fixed
 simulation step, while drawing happens from the window's draw callback.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
 
 import esper
+
+from ropework.systems import CORE, FRAME
 
 STAGES = ("input", "integrate", "relax", "emit", "render")
 INPUT, INTEGRATE, RELAX, EMIT, RENDER = STAGES
@@ -29,10 +33,22 @@ class PipelineError(ValueError):
 class SystemSpec:
     name: str
     stage: str
-    cls: type
+    cls: type | str          # the Processor class, or "package.module:Class", imported on first use
     after: tuple[str, ...] = ()
     before: tuple[str, ...] = ()
-    default: bool = True   # runs in every scene; False: only in levels that name it in `systems`
+    default: bool = False    # True: runs in every scene; else only where a kind or the level brings it
+    builtin: bool = False    # a row of the built-in FRAME table: chained in table order
+
+    def processor_class(self) -> type:
+        """The system's class (a built-in's module is imported here, not before)."""
+        if isinstance(self.cls, str):
+            module, _, attr = self.cls.partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return self.cls
+
+    @property
+    def module(self) -> str:
+        return self.cls.partition(":")[0] if isinstance(self.cls, str) else self.cls.__module__
 
 
 @dataclass
@@ -44,19 +60,31 @@ class Registry:
             raise PipelineError(f"system {spec.name!r}: stage {spec.stage!r} is not one of {', '.join(STAGES)}")
         if spec.name in self.specs and self.specs[spec.name].cls is not spec.cls:
             raise PipelineError(f"system {spec.name!r} is registered twice "
-                                f"({self.specs[spec.name].cls.__qualname__} and {spec.cls.__qualname__})")
+                                f"({_label(self.specs[spec.name].cls)} and {_label(spec.cls)})")
         self.specs[spec.name] = spec
 
 
-REGISTRY = Registry()
+def _label(cls) -> str:
+    return cls if isinstance(cls, str) else cls.__qualname__
 
 
-def system(name: str, stage: str, after=(), before=(), default: bool = True):
+def builtin_registry() -> Registry:
+    """A registry holding the built-in FRAME table, in table order."""
+    r = Registry()
+    for stage, name, ref in FRAME:
+        r.add(SystemSpec(name, stage, f"ropework.systems.{ref}", builtin=True, default=name in CORE))
+    return r
+
+
+REGISTRY = builtin_registry()
+
+
+def system(name: str, stage: str, after=(), before=(), default: bool = False):
     """Class decorator: register an esper Processor as a named system of a stage.
 
-    ``after``/``before`` name other systems (in any stage up to this one's);
-    ``default=False`` makes an opt-in system that runs only in levels listing it
-    under ``systems = [...]``.
+    ``after``/``before`` name other systems (in any stage up to this one's). The
+    system runs where a kind brings it (`Kind.systems`) or a level names it under
+    ``systems = [...]``; ``default=True`` makes it run in every scene.
     """
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name):
         raise PipelineError(f"system name {name!r}: expected lower-case letters, digits and _, at most 40")
@@ -70,19 +98,23 @@ def system(name: str, stage: str, after=(), before=(), default: bool = True):
 
 
 def scene_systems(extra=(), registry: Registry = REGISTRY) -> list[str]:
-    """Names of the systems a scene runs: every default system plus the opt-in ``extra``."""
-    return [n for n, s in registry.specs.items() if s.default or n in extra]
+    """Names of the systems a scene runs: every default (core) system plus ``extra``, once each."""
+    names = [n for n, s in registry.specs.items() if s.default]
+    return names + [n for n in dict.fromkeys(extra) if n not in names]
 
 
 def order(names=None, registry: Registry = REGISTRY) -> list[SystemSpec]:
     """The declared run order of ``names`` (all registered systems when None)."""
     specs = registry.specs
-    chosen = list(specs) if names is None else list(names)
+    chosen = list(dict.fromkeys(specs if names is None else names))
     for n in chosen:
         if n not in specs:
             raise PipelineError(f"unknown system {n!r}")
     chosen_set = set(chosen)
     edges: dict[str, set[str]] = {n: set() for n in chosen}   # n -> systems that must run after n
+    builtins = [n for n in specs if n in chosen_set and specs[n].builtin]   # table order
+    for a, b in zip(builtins, builtins[1:]):                           # the table is a chain
+        edges[a].add(b)
     for n in chosen:
         s = specs[n]
         for other in s.after + s.before:
@@ -99,7 +131,7 @@ def order(names=None, registry: Registry = REGISTRY) -> list[SystemSpec]:
             if STAGES.index(specs[m].stage) < STAGES.index(specs[n].stage):
                 raise PipelineError(f"system {m!r} ({specs[m].stage}) cannot run after "
                                     f"{n!r} ({specs[n].stage})")
-    rank = {n: i for i, n in enumerate(chosen)}
+    rank = {n: i for i, n in enumerate(specs)}
     indeg = {n: 0 for n in chosen}
     for n in chosen:
         for m in edges[n]:
@@ -120,7 +152,7 @@ def order(names=None, registry: Registry = REGISTRY) -> list[SystemSpec]:
     return [specs[n] for n in done]
 
 
-def install(specs: list[SystemSpec]) -> tuple[list[esper.Processor], list[esper.Processor]]:
+def install(specs: list[SystemSpec]) -> tuple[list[esper.Processor], list]:
     """Add the simulation systems to the current esper world, first to run at highest priority.
 
     Returns (simulation processors in run order, render systems in draw order).
@@ -128,8 +160,9 @@ def install(specs: list[SystemSpec]) -> tuple[list[esper.Processor], list[esper.
     sim = [s for s in specs if s.stage != RENDER]
     procs = []
     for i, spec in enumerate(sim):
-        proc = spec.cls()
+        proc = spec.processor_class()()
+        proc.system_name = spec.name
         esper.add_processor(proc, priority=len(sim) - i)
         procs.append(proc)
-    draws = [s.cls() for s in specs if s.stage == RENDER]
+    draws = [s.processor_class()() for s in specs if s.stage == RENDER]
     return procs, draws

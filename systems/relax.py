@@ -44,8 +44,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from components import Bounds, Constraints, Points
-from systems.pipeline import RELAX, system
+from ropework.components import Bounds, Constraints, Points
+from ropework.systems.services.kernels import kernel
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
@@ -66,7 +66,7 @@ def _select(typingctx, cond, x, y):
     return x(types.boolean, x, y), codegen
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def independent_runs(n, a, b):
     """int32[k + 1]: run r is constraints ``runs[r]:runs[r + 1]``; no point of a run is
     touched by any other run. Runs are contiguous in the declared order; a rope is one."""
@@ -87,7 +87,7 @@ def independent_runs(n, a, b):
     return runs[:k + 1]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def chain_heads(n, a, b, runs):
     """int32[runs]: each run's first point if it is a simple path — repair k joins points
     p_k and p_k+1 (either way round), all distinct — else -1."""
@@ -120,7 +120,7 @@ def chain_heads(n, a, b, runs):
     return head
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def level_order(n, a, b, cons):
     """The constraints ``cons`` (in declared order) sorted stably by level: a repair's level
     is one more than the deepest earlier repair sharing a point with it."""
@@ -147,7 +147,7 @@ def level_order(n, a, b, cons):
     return order
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def schedule_arrays(n, lanes, a, b):
     """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
 
@@ -229,7 +229,7 @@ def schedule_arrays(n, lanes, a, b):
     return groups, cmap, pmap, order, free, loose
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def plan(n, lanes, a, b):
     """`schedule_arrays` packed into one int32 array — numba unboxes one array argument
     faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
@@ -390,7 +390,7 @@ def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes
                     pos[p, 2] = s[2 * lanes + t]
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap):
     """Every group of chains, each in its own pass of the lane scratch."""
     ng = groups.shape[0] - 1
@@ -413,7 +413,7 @@ def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap):
             _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def clamp(pos, inv_mass, points, lo, hi):
     """Clamp the free ones of ``points`` into the box [lo, hi]."""
     d = pos.shape[1]
@@ -426,7 +426,7 @@ def clamp(pos, inv_mass, points, lo, hi):
                 pos[p, q] = hi[q] if x > hi[q] else x
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@kernel(error_model="numpy")
 def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
     """`passes` sweeps over ``order`` one repair at a time, clamping ``free`` after each."""
     d = pos.shape[1]
@@ -478,7 +478,7 @@ def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
             clamp(pos, inv_mass, free, lo, hi)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def solve(pos, inv_mass, rest, passes, lo, hi, packed):
     """`passes` sweeps over the constraints, in place, with the bits of their declared order;
     ``packed`` is their `plan(n, d in (2, 3), a, b)`. lo/hi empty: no box."""
@@ -493,7 +493,7 @@ def solve(pos, inv_mass, rest, passes, lo, hi, packed):
         clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
     (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
@@ -501,7 +501,6 @@ def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
     solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b))
 
 
-@system("relax", RELAX)
 class Relax(esper.Processor):
     def process(self, frame):
         for ent, (pts, con) in esper.get_components(Points, Constraints):

@@ -22,15 +22,14 @@ from __future__ import annotations
 import math
 
 import esper
-import numba
 import numpy as np
 
-from components.dots import DotColours, DotGrid, Repulsion, Shockwaves
-from components.pointer import Pointer
-from systems.pipeline import INTEGRATE, system
+from ropework.components.dots import DotColours, DotGrid, Repulsion, Shockwaves
+from ropework.components.pointer import Pointer
+from ropework.systems.services.kernels import kernel
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel()
 def repel(origin, offset, velocity, colour,
           px, py, pointer_on, speed_factor,
           proximity, max_push, reach, share, threshold, colour_share,
@@ -115,7 +114,6 @@ def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
     return math.hypot(ptr.x - rep.last[0], ptr.y - rep.last[1])
 
 
-@system("repel", INTEGRATE)
 class Repel(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), Pointer())

@@ -16,11 +16,10 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components.dots import Shockwaves
-from components.pointer import Pointer
-from components.render import Layer
-from systems.input import claimed_above
-from systems.pipeline import EMIT, system
+from ropework.components.dots import Shockwaves
+from ropework.components.pointer import Pointer
+from ropework.components.render import Layer
+from ropework.systems.input import claimed_above
 
 AGE_SLACK = 1e-9   # s: ages are sums of 1/60 s steps; forgive their rounding at the duration
 
@@ -38,7 +37,6 @@ def start_ring(rings: Shockwaves, x: float, y: float) -> int:
     return slot
 
 
-@system("ripple", EMIT)
 class Ripple(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), None)

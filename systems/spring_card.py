@@ -26,9 +26,8 @@ import math
 import esper
 import numpy as np
 
-from components import Points
-from components.card import Cadence, Card, CardGrab, CardSpring
-from systems.pipeline import RELAX, system
+from ropework.components import Points
+from ropework.components.card import Cadence, Card, CardGrab, CardSpring
 
 
 def spring_back(card: Card, s: CardSpring, vy: float) -> None:
@@ -53,7 +52,6 @@ def tilt(card: Card, g: CardGrab, v: np.ndarray, dt: float) -> None:
     card.rot[:] = new
 
 
-@system("spring_card", RELAX, after=("relax",))
 class SpringCard(esper.Processor):
     def process(self, frame):
         for _, (pts, card, grab, spring, cad) in esper.get_components(Points, Card, CardGrab, CardSpring, Cadence):

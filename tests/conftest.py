@@ -27,14 +27,14 @@ def fresh_world():
 @pytest.fixture(scope="session")
 def gl_window():
     """The one hidden arcade window (GL 4.5 on Mesa llvmpipe via EGL) shared by render tests."""
-    from game.render import headless_window
+    from ropework.render import headless_window
     return headless_window()
 
 
 @pytest.fixture
 def scenes():
     """Open scenes through this; they are all closed (worlds deleted) after the test."""
-    from game.scene import Scene
+    from ropework.scene import Scene
     opened = []
 
     def open_(level, size=(800, 600), seed=0, **kw):

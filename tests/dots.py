@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.dots import DotGrid, Shockwaves
+from ropework.components.dots import DotGrid, Shockwaves
 
 
 def dot_level(tmp_path, theme: str = "dark", **keys) -> str:
     """Write a one-layer dotgrid level with these keys; return its path."""
     def val(v):
         return str(v).lower() if isinstance(v, bool) else repr(v) if isinstance(v, str) else str(v)
-    lines = ["# python -m game dots.toml", f'theme = "{theme}"', "[[layer]]", 'kind = "dotgrid"']
+    lines = ["# python -m ropework dots.toml", f'theme = "{theme}"', "[[layer]]", 'kind = "dotgrid"']
     lines += [f"{k} = {val(v).replace(chr(39), chr(34))}" for k, v in keys.items()]
     path = tmp_path / "dots.toml"
     path.write_text("\n".join(lines) + "\n")

@@ -9,8 +9,8 @@ import datetime
 import json
 import math
 
-from game import kinds, level
-from game.schema import Key, Table
+from ropework import kinds, level
+from ropework.schema import Key, Table
 
 WHEN = datetime.datetime(1979, 5, 27, 7, 32)   # a TOML datetime: a type no level key takes
 BIG_INT = 2**63 - 1                              # the largest integer TOML can write
@@ -96,7 +96,7 @@ def minimal_level(kind: str) -> dict:
 
 def kind_names() -> list[str]:
     """Every registered kind, built-in and from installed plugins (as `level.load` sees them)."""
-    from game import plugins
+    from ropework import plugins
     kinds.load_builtin()
     plugins.autoload()
     return sorted(kinds.KINDS)

@@ -24,7 +24,7 @@ STEPS = 10_000      # fixed steps per level: almost three minutes of play, seven
 
 def run(path, steps: int = STEPS, checkpoints=()) -> dict[int, str]:
     """{step: state hash} after each checkpoint step and after ``steps`` steps."""
-    from game.scene import Scene
+    from ropework.scene import Scene
     from tests.drive import Hand
     scene = Scene.load(path, size=SIZE)
     hand = Hand(*SIZE)
@@ -46,7 +46,7 @@ def load() -> dict:
 
 
 def main(argv=None) -> int:
-    from game import level
+    from ropework import level
     names = (argv if argv is not None else sys.argv[1:]) or [p.name for p in level.shipped()]
     data = load()
     hashes = {} if not (argv or sys.argv[1:]) else dict(data.get("hashes", {}))

@@ -1,15 +1,19 @@
 """Entity kinds a level's ``[[layer]]`` can name, by short registered name.
 
-A kind declares its keys (a `schema.Table`) and a ``spawn`` function that creates
-its entities in the current esper world. Level files name kinds only by these
-names: opening a level can never import code.
+A kind is a toy's unit: its keys (a `schema.Table`), a ``spawn`` function that
+creates its entities in the current esper world, the systems it brings into a
+scene (`ropework.systems.FRAME` names, or a plugin's), what the statistics
+overlay counts for it, and the pointer's shape over it. Each built-in toy
+registers its kind from a ``plugin()`` function, the same call a third-party
+plugin makes (`ropework.plugins`). Level files name kinds only by these names:
+opening a level can never import code.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
-from game.schema import Table
+from ropework.schema import Table
 
 
 @dataclass(frozen=True)
@@ -20,9 +24,17 @@ class Kind:
     spawn: Callable  # spawn(cfg: dict, layer: Layer, frame: Frame) -> None
     points: Callable = lambda cfg, w, h: 0  # how many points cfg creates at w×h (for the caps)
     check: Callable | None = None  # check(cfg, level_path, key_path): file-relative checks (images); may fill cfg
+    systems: tuple[str, ...] = ()  # the systems a scene with this kind runs (besides the core ones)
+    # (label, component class, count(component) -> int): what the statistics overlay (F) counts
+    counts: tuple[tuple[str, type, Callable], ...] = ()
+    # cursor(scene) -> "grab" | "grabbing" | "default" | None: the pointer's shape; None leaves it to
+    # the layers below (a scene none of whose kinds names one shows "grab")
+    cursor: Callable | None = None
 
 
 KINDS: dict[str, Kind] = {}
+BUILTIN = ("ropes", "cloth", "tendrils", "dotgrid", "lanyard")   # modules of this package, one toy each
+_loaded = False
 
 
 def kind(k: Kind) -> Kind:
@@ -31,11 +43,11 @@ def kind(k: Kind) -> Kind:
 
 
 def load_builtin() -> None:
-    """Import every module of this package; each registers its kind."""
+    """Register every built-in toy once, each through its module's ``plugin()``."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     import importlib
-    import pkgutil
-    for m in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-        importlib.import_module(f"{__name__}.{m}")
-
-
-load_builtin()   # importing game.kinds registers every built-in kind (plugins may build on them)
+    for name in BUILTIN:
+        importlib.import_module(f"{__name__}.{name}").plugin()

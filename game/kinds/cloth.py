@@ -4,11 +4,11 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
-from game.colour import parse_colour
-from game.kinds import Kind, kind
-from game.kinds import ropes as rope_defaults
-from game.schema import Key, table
+from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
+from ropework.systems.services.colour import parse_colour
+from ropework.kinds import Kind, kind
+from ropework.kinds import ropes as rope_defaults
+from ropework.schema import Key, table
 
 COLS = 40          # points across
 ROWS = 30          # points down
@@ -90,10 +90,13 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
-kind(Kind(
-    name="cloth",
-    doc="A hanging cloth: a grid of Verlet points joined by distance constraints; grab and throw it.",
-    schema=SCHEMA,
-    spawn=spawn,
-    points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
-))
+def plugin() -> None:
+    """Register the cloth toy: its kind and the systems it brings."""
+    kind(Kind(
+        name="cloth",
+        doc="A hanging cloth: a grid of Verlet points joined by distance constraints; grab and throw it.",
+        schema=SCHEMA,
+        spawn=spawn,
+        points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
+        systems=("input", "integrate", "relax", "draw_links"),
+    ))

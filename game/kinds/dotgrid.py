@@ -6,11 +6,11 @@ import math
 import esper
 import numpy as np
 
-from components.dots import DotColours, DotGrid, DotStyle, Repulsion, Shockwaves
-from components.render import Layer
-from game.colour import parse_colour
-from game.kinds import Kind, kind
-from game.schema import Key, table
+from ropework.components.dots import DotColours, DotGrid, DotStyle, Repulsion, Shockwaves
+from ropework.components.render import Layer
+from ropework.systems.services.colour import parse_colour
+from ropework.kinds import Kind, kind
+from ropework.schema import Key, table
 
 GAP = 50.0                # px between dot centres: ~600 dots on a laptop screen, as the seed
 DOT_SIZE = 5.0            # dot diameter, px: a background texture, not content
@@ -106,10 +106,14 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     return esper.create_entity(grid, repulsion, rings, colours, style, layer)
 
 
-kind(Kind(
-    name="dotgrid",
-    doc="A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
-    schema=SCHEMA,
-    spawn=spawn,
-    points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
-))
+def plugin() -> None:
+    """Register the dot grid toy (seed 000): its kind and the systems it brings."""
+    kind(Kind(
+        name="dotgrid",
+        doc="A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
+        schema=SCHEMA,
+        spawn=spawn,
+        points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
+        systems=("repel", "ripple", "draw_dots"),
+        counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
+    ))

@@ -37,15 +37,13 @@ import esper
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from components import Constraints, Forces, Layer, Pins, Points, Ropes
-from components.card import Cadence, Card, CardGrab, CardLook, CardSpring, StrapLook
-from components.view3d import Camera, Lights
-from game.clock import STEP
-from game.colour import parse_colour
-from game.kinds import Kind, kind
-from game.schema import Key, LevelError, table
-from systems.integrate import integrate
-from systems.relax import relax
+from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
+from ropework.components.card import Cadence, Card, CardGrab, CardLook, CardSpring, StrapLook
+from ropework.components.view3d import Camera, Lights
+from ropework.components.frame import STEP
+from ropework.systems.services.colour import parse_colour
+from ropework.kinds import Kind, kind
+from ropework.schema import Key, LevelError, table
 
 # Strap physics (the seed's constants, scene units with y up).
 NODES = 25                 # points in the strap; more bends smoother and costs more
@@ -244,6 +242,8 @@ def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -
     is stored per strap step, so the engine's dt serves at any cadence); the last
     step's velocity is then dropped, so the strap starts exactly at rest.
     """
+    from ropework.systems.integrate import integrate   # kernels only when a strap is laid out
+    from ropework.systems.relax import relax
     down = points.pos[0].copy()
     down[1] -= 1.0                                # strap_start's direction at 180° from up, exactly
     points.pos[:] = points.pos[0] + np.arange(len(points.pos))[:, None] * con.rest[0] * (down - points.pos[0])
@@ -296,11 +296,30 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
-kind(Kind(
-    name="lanyard",
-    doc="A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
-    schema=SCHEMA,
-    spawn=spawn,
-    points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
-    check=check,
-))
+def cursor(scene) -> str:
+    """The pointer's shape over a scene with a card, by its CSS name (the seed's).
+
+    "grabbing" while a card is held, "grab" while the pointer is over one, and
+    "default" elsewhere (a press there falls through to the layers below) or
+    while a press that took no card is held.
+    """
+    cards = [g for _, g in scene.find(CardGrab)]
+    if any(g.held for g in cards):
+        return "grabbing"
+    pressing = any(p.down for _, p in scene.find(Pointer))   # a press that took no card holds on
+    return "grab" if not pressing and any(g.hover for g in cards) else "default"
+
+
+def plugin() -> None:
+    """Register the 3D lanyard toy (seed 000): its kind and the systems it brings."""
+    kind(Kind(
+        name="lanyard",
+        doc="A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
+        schema=SCHEMA,
+        spawn=spawn,
+        points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
+        check=check,
+        systems=("pace", "input", "grab_card", "integrate", "drag_card", "relax", "spring_card",
+                 "draw_lanyard"),
+        cursor=cursor,
+    ))

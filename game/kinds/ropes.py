@@ -6,10 +6,10 @@ import math
 import esper
 import numpy as np
 
-from components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
-from game.colour import parse_colour
-from game.kinds import Kind, kind
-from game.schema import Key, table
+from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
+from ropework.systems.services.colour import parse_colour
+from ropework.kinds import Kind, kind
+from ropework.schema import Key, table
 
 GRAVITY = 900.0      # px/s², downward: the seed's pull
 SEGMENT = 11.0       # rest length between neighbouring points, px
@@ -92,10 +92,13 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
-kind(Kind(
-    name="ropes",
-    doc="Verlet ropes hanging from a rail: grab, drag and throw them (seed 001).",
-    schema=SCHEMA,
-    spawn=spawn,
-    points=lambda cfg, w, h: sum(max(cfg["min_points"], r["points"]) for r in cfg["rope"]),  # most at any height
-))
+def plugin() -> None:
+    """Register the Verlet rope toy (seed 001): its kind and the systems it brings."""
+    kind(Kind(
+        name="ropes",
+        doc="Verlet ropes hanging from a rail: grab, drag and throw them (seed 001).",
+        schema=SCHEMA,
+        spawn=spawn,
+        points=lambda cfg, w, h: sum(max(cfg["min_points"], r["points"]) for r in cfg["rope"]),  # most at any height
+        systems=("input", "integrate", "relax", "draw_ropes"),
+    ))

@@ -12,13 +12,13 @@ import math
 import esper
 import numpy as np
 
-from components import Constraints, Forces, Layer, PointerPins, Points, Ropes
-from components.autopilot import Autopilot
-from components.sparks import Sparks
-from components.tendrils import TendrilLook, Tendrils
-from game.colour import parse_colour
-from game.kinds import Kind, kind
-from game.schema import Key, table
+from ropework.components import Constraints, Forces, Layer, PointerPins, Points, Ropes
+from ropework.components.autopilot import Autopilot
+from ropework.components.sparks import Sparks
+from ropework.components.tendrils import TendrilLook, Tendrils
+from ropework.systems.services.colour import parse_colour
+from ropework.kinds import Kind, kind
+from ropework.schema import Key, table
 
 ROPES = 16              # ropes in the bundle on a wide window
 POINTS = 38             # points of the longest rope; each rope has POINTS − U{0..SPREAD−1}
@@ -202,11 +202,16 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
-kind(Kind(
-    name="tendrils",
-    doc="Glowing ropes pinned to the pointer: whip them into sparks, hold to electrify (seed 002).",
-    schema=SCHEMA,
-    spawn=spawn,
-    # a resize can cross narrow_below either way: cap the larger of the two bundles
-    points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
-))
+def plugin() -> None:
+    """Register the Tendrils toy (seed 002): its kind and the systems it brings."""
+    kind(Kind(
+        name="tendrils",
+        doc="Glowing ropes pinned to the pointer: whip them into sparks, hold to electrify (seed 002).",
+        schema=SCHEMA,
+        spawn=spawn,
+        # a resize can cross narrow_below either way: cap the larger of the two bundles
+        points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
+        systems=("autopilot", "orbit", "input", "electrify", "blow", "integrate", "relax",
+                 "emit_sparks", "fly_sparks", "draw_tendrils"),
+        counts=(("sparks", Sparks, lambda c: int(np.count_nonzero(c.life > 0))),),
+    ))

@@ -26,8 +26,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from game import kinds, level
-from game.schema import LevelError
+from ropework import kinds, level
+from ropework.schema import LevelError
 from tests import levelgen as g
 from tests.conftest import ROOT
 
@@ -111,7 +111,7 @@ def test_bad_sub_table_arrays(kind, prefix, arr):
 
 
 # ── unknown keys, kinds and system names ─────────────────────────────────────
-WEIRD_NAMES = ["gravty", "os.system", "__import__('os')", "../x", "/etc/passwd", "game.kinds.ropes:spawn",
+WEIRD_NAMES = ["gravty", "os.system", "__import__('os')", "../x", "/etc/passwd", "ropework.kinds.ropes:spawn",
                "subprocess:run", "builtins.eval", "__class__", "ropes; rm -rf /", "ROPES", "ropes ", "",
                "a\nb", "x" * 5000, "é", "\u2028", "${HOME}", "$(id)", "`id`", "file:///etc/passwd"]
 
@@ -421,7 +421,7 @@ def test_mutated_shipped_levels_load_or_refuse(level_path, cuts):
         return
     assert lv.layers
     if sum(kinds.KINDS[c["kind"]].points(c, 640, 480) for c in lv.layers) <= BUILD_POINTS:
-        from game.scene import Scene
+        from ropework.scene import Scene
         scene = Scene(lv, (640, 480))   # what loads must also build and step
         try:
             scene.step(2)
@@ -456,7 +456,7 @@ def test_the_command_line_exits_2_with_one_line(tmp_path):
     for path, words in cli_sample():
         out = tmp_path / f"{path.stem}.png"
         runs.append((path, words, out, subprocess.Popen(
-            [sys.executable, "-m", "game", str(path), "--record", str(out), "--frames", "1"],
+            [sys.executable, "-m", "ropework", str(path), "--record", str(out), "--frames", "1"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
     for path, words, out, proc in runs:
         stdout, stderr = proc.communicate(timeout=120)
@@ -482,7 +482,7 @@ def extreme_doc(kind: str, picks: list[int]) -> dict:
 @given(kind=st.sampled_from(g.kind_names()), picks=st.lists(st.sampled_from([0, 0, 1, 2]), min_size=80, max_size=80),
        size=st.sampled_from([(1, 1), (640, 480), (3, 2000)]))
 def test_extreme_valid_levels_build_and_step(kind, picks, size):
-    from game.scene import Scene
+    from ropework.scene import Scene
     path = write(extreme_doc(kind, picks))
     try:
         lv = level.load(path, size)

@@ -10,7 +10,7 @@ from tests.conftest import LEVELS, ROOT
 
 def run(*args, env=None):
     e = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "game", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "ropework", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=300, env=e)
 
 
@@ -67,7 +67,7 @@ def test_without_a_display_it_says_how_to_record():
 
 
 def test_list_shows_every_shipped_levels_number_title_and_description():
-    from game import level
+    from ropework import level
     r = run("--list")
     lines = r.stdout.splitlines()
     assert len(lines) == len(level.shipped())
@@ -77,8 +77,8 @@ def test_list_shows_every_shipped_levels_number_title_and_description():
 
 
 def test_validate_ok_files_exit_0(capsys):
-    from game import level
-    from game.cli import main
+    from ropework import level
+    from ropework.cli import main
     paths = [str(p) for p in level.shipped()]
     assert main(["validate", *paths]) == 0
     assert capsys.readouterr().out.splitlines() == [f"{p}: OK" for p in paths]
@@ -99,13 +99,14 @@ def test_validate_reports_each_bad_file_in_one_line_and_exits_2(tmp_path):
 
 
 def test_validate_without_files_says_how_and_exits_2(capsys):
-    from game.cli import main
+    from ropework.cli import main
     assert main(["validate"]) == 2
-    assert "usage: python -m game validate FILE" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "python -m ropework validate FILE" in err
 
 
 def test_mp4_without_the_video_extra_is_one_clear_line(monkeypatch, tmp_path, capsys):
-    from game.cli import main
+    from ropework.cli import main
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)     # as if not installed
     assert main([str(LEVELS / "rope.toml"), "--record", str(tmp_path / "x.mp4"), "--frames", "2"]) == 2
     err = capsys.readouterr().err.strip()
@@ -117,7 +118,7 @@ def test_mp4_without_the_video_extra_is_one_clear_line(monkeypatch, tmp_path, ca
 def test_record_needs_no_display_at_all(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
     out = tmp_path / "r.png"
-    r = subprocess.run([sys.executable, "-m", "game", str(LEVELS / "rope.toml"), "--record", str(out), "--frames", "2",
+    r = subprocess.run([sys.executable, "-m", "ropework", str(LEVELS / "rope.toml"), "--record", str(out), "--frames", "2",
                         "--size", "64x48"], capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert Image.open(out).size == (64, 48)

@@ -1,5 +1,5 @@
 """The fixed-step clock: accumulate, clamp, cap, pause without a jump."""
-from game.clock import MAX_STEPS, STEP, Clock
+from ropework.clock import MAX_STEPS, STEP, Clock
 
 
 def test_accumulates_whole_steps():

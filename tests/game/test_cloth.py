@@ -1,8 +1,8 @@
 """Cloth from level entries alone: pins hold, links near rest at rest, stiff as sequential GS, determinism."""
 import numpy as np
 
-from components import Constraints, Pins, Points
-from game.kinds.cloth import grid_constraints
+from ropework.components import Constraints, Pins, Points
+from ropework.kinds.cloth import grid_constraints
 from tests.conftest import LEVELS
 
 

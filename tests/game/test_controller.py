@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from components import Pins, Points
-from game import level
-from game.clock import STEP
-from game.controller import BANNER_SECONDS, HINT, HINT_SECONDS, Controller
-from game.render import Offscreen
-from game.stats import count_draws, elements
+from ropework.components import Pins, Points
+from ropework import level
+from ropework.components.frame import STEP
+from ropework.controller import BANNER_SECONDS, HINT, HINT_SECONDS, Controller
+from ropework.render import Offscreen
+from ropework.stats import count_draws, elements
 
 K = arcade.key
 

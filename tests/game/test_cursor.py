@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.controller import Controller
-from game.window import CURSORS, PlayWindow
+from ropework.controller import Controller
+from ropework.window import CURSORS, PlayWindow
 from tests.lanyard import SETTLE, card_pixel
 
 SIZE = (800, 600)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from game import level
+from ropework import level
 from tests import regen_hashes as rh
 
 CHECK = 2_000   # steps of the second, in-process run compared against the first
@@ -43,7 +43,7 @@ def test_state_after_10000_steps_matches_the_committed_hash(path):
 
 def test_a_different_seed_gives_a_different_state():
     """The hash sees the state: tendrils draw their bundle from the seed."""
-    from game.scene import Scene
+    from ropework.scene import Scene
     a, b = (Scene.load(level.LEVELS_DIR / "tendrils.toml", size=rh.SIZE, seed=s) for s in (0, 1))
     try:
         a.step(10)

@@ -1,7 +1,7 @@
 """docs/levels.md documents every key the loader accepts, and is current."""
-from game import kinds
-from game.docs import builtin_kinds, levels_markdown
-from game.level import LAYER_COMMON, TOP
+from ropework import kinds
+from ropework.docs import builtin_kinds, levels_markdown
+from ropework.level import LAYER_COMMON, TOP
 from tests.conftest import ROOT
 
 
@@ -30,4 +30,4 @@ def test_every_key_is_documented():
 
 def test_levels_md_is_generated_from_the_declarations():
     assert (ROOT / "docs" / "levels.md").read_text() == levels_markdown(), \
-        "docs/levels.md is stale: python -m game.docs > docs/levels.md"
+        "docs/levels.md is stale: python -m ropework.docs > docs/levels.md"

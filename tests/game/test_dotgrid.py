@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from components.dots import DotColours, DotStyle, Repulsion, Shockwaves
-from game.kinds import dotgrid
-from game.level import load
+from ropework.components.dots import DotColours, DotStyle, Repulsion, Shockwaves
+from ropework.kinds import dotgrid
+from ropework.level import load
 from tests.conftest import LEVELS
 from tests.dots import dot_level, grid, rings
 
@@ -87,8 +87,8 @@ def test_a_window_too_big_for_the_cap_widens_the_gap(monkeypatch):
 
 
 def test_the_level_counts_its_dots_against_the_scene_cap(tmp_path):
-    from game.level import MAX_POINTS
-    from game.schema import LevelError
+    from ropework.level import MAX_POINTS
+    from ropework.schema import LevelError
     with pytest.raises(LevelError, match="points"):
         load(dot_level(tmp_path, gap=1), size=(3000, 1000))
     assert MAX_POINTS < 3000 * 1000

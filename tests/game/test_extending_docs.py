@@ -15,7 +15,7 @@ TOML = re.findall(r"```toml\n(.*?)```", DOC, re.S)
 def test_the_walkthrough_system_registers_orders_and_runs(scenes, tmp_path):
     ns = {}
     exec(PY[0], ns)                                   # the magnet system, as written
-    from systems.pipeline import REGISTRY, order
+    from ropework.systems.pipeline import REGISTRY, order
     assert REGISTRY.specs["magnet"].stage == "integrate"
     names = [s.name for s in order(["input", "magnet", "integrate", "relax"])]
     assert names == ["input", "magnet", "integrate", "relax"]
@@ -23,7 +23,7 @@ def test_the_walkthrough_system_registers_orders_and_runs(scenes, tmp_path):
     level.write_text(TOML[0])
     scene = scenes(level, size=(800, 600))
     assert "Magnet" in [type(p).__name__ for p in scene.processors]
-    from components import Points
+    from ropework.components import Points
     (_, pts), = scene.find(Points)
     before = np.hypot(*(pts.pos[-1] - (700, 500)))
     scene.pointer_down(700, 500)        # nothing to grab there: the magnet pulls

@@ -32,15 +32,15 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from components import Bounds, Constraints, Pins, Points
-from components.sparks import Sparks
-from game import level
-from game.clock import Clock
-from game.scene import Scene
-from game.schema import LevelError
+from ropework.components import Bounds, Constraints, Pins, Points
+from ropework.components.sparks import Sparks
+from ropework import level
+from ropework.clock import Clock
+from ropework.scene import Scene
+from ropework.schema import LevelError
 
 try:
-    from game.reload import LevelWatcher
+    from ropework.reload import LevelWatcher
 except ImportError:   # hot reload not built: the reload rules are skipped
     LevelWatcher = None
 

@@ -1,7 +1,7 @@
 """The README gallery: each GIF comes from a committed input script for a shipped level, and is small."""
 from PIL import Image
 
-from game import script
+from ropework import script
 from tests.conftest import LEVELS, ROOT
 
 SCRIPTS = ROOT / "docs" / "scripts"

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from game import gfx
+from ropework.systems.services import gfx
 
 BG = (10, 10, 10, 255)
 

@@ -1,9 +1,9 @@
 """One key table: the window's keys, the help overlay, --help and the README all come from game/keys.py."""
 import arcade
 
-from game import keys
-from game.cli import parser
-from game.controller import Controller
+from ropework import keys
+from ropework.cli import parser
+from ropework.controller import Controller
 from tests.conftest import ROOT
 
 
@@ -26,7 +26,7 @@ def test_the_issue_keys_are_all_bound():
 
 def test_readme_lists_exactly_the_key_table():
     readme = (ROOT / "README.md").read_text("utf-8")
-    assert keys.markdown() in readme, "README key table is stale: paste `python -m game.keys` into 'Playing'"
+    assert keys.markdown() in readme, "README key table is stale: paste `python -m ropework.keys` into 'Playing'"
     for b in keys.BINDINGS:
         assert f"| {b.label} | {b.doc} |" in readme
 

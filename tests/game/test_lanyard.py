@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from components import Constraints, Forces, Pins, Points
-from components.card import Cadence, CardSpring
-from game.clock import STEP
-from game.kinds.lanyard import strap_start
-from game.schema import LevelError
+from ropework.components import Constraints, Forces, Pins, Points
+from ropework.components.card import Cadence, CardSpring
+from ropework.components.frame import STEP
+from ropework.kinds.lanyard import strap_start
+from ropework.schema import LevelError
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 REST = 0.14
@@ -184,7 +184,7 @@ def _level(tmp_path, image: str, sub: str = "lv") -> str:
 ])
 def test_a_missing_bad_or_escaping_card_image_is_a_one_line_level_error(tmp_path, image, found):
     from PIL import Image
-    from game.level import load
+    from ropework.level import load
     (tmp_path / "outside.png").write_bytes(b"")
     lv = _level(tmp_path, image)
     (lv.parent / "bad.png").write_bytes(b"not a png at all")
@@ -198,7 +198,7 @@ def test_a_missing_bad_or_escaping_card_image_is_a_one_line_level_error(tmp_path
 
 def test_a_card_image_inside_the_level_folder_is_used(scenes, tmp_path, gl_window):
     from PIL import Image
-    from game.render import Offscreen
+    from ropework.render import Offscreen
     lv = _level(tmp_path, "art/badge.png")
     (lv.parent / "art").mkdir()
     Image.new("RGB", (64, 90), (0, 160, 255)).save(lv.parent / "art" / "badge.png")

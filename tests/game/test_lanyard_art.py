@@ -1,7 +1,7 @@
 """The generated strap texture is the seed's: base, weave, red borders, repeated bold text."""
 import numpy as np
 
-from game.lanyard_art import card_art, strap_texture
+from ropework.systems.services.lanyard_art import card_art, strap_texture
 
 RED = [0xD9, 0x04, 0x29]
 BASE = [0x11, 0x11, 0x13]

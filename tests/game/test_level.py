@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from game import level
-from game.schema import LevelError
+from ropework import level
+from ropework.schema import LevelError
 from tests.conftest import LEVELS, ROOT
 
 
@@ -20,7 +20,7 @@ def test_rope_level_is_the_seed_scene():
 
 
 def test_counts_fit_the_height_as_the_seed(scenes):
-    from components import Ropes
+    from ropework.components import Ropes
     (_, r), = scenes("rope.toml", size=(800, 200)).find(Ropes)
     assert r.count.tolist() == [14, 14, 14]        # floor(200·0.82/11) = 14
     (_, r), = scenes("rope.toml", size=(800, 60)).find(Ropes)
@@ -87,7 +87,7 @@ def test_cli_exits_2_with_one_line_and_no_traceback(tmp_path, case):
     path = tmp_path / f"{case}.toml"
     if text is not None:
         path.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "game", str(path), "--record", str(tmp_path / "o.png"), "--frames", "1"],
+    r = subprocess.run([sys.executable, "-m", "ropework", str(path), "--record", str(tmp_path / "o.png"), "--frames", "1"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
@@ -98,5 +98,5 @@ def test_cli_exits_2_with_one_line_and_no_traceback(tmp_path, case):
 def test_every_shipped_level_loads():
     assert level.shipped()
     for path in level.shipped():
-        assert path.read_text().startswith(f"# python -m game levels/{path.name}")
+        assert path.read_text().startswith(f"# python -m ropework levels/{path.name}")
         level.load(path)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from components import Layer
-from components.dots import DotGrid, Shockwaves
-from game.render import Offscreen
+from ropework.components import Layer
+from ropework.components.dots import DotGrid, Shockwaves
+from ropework.render import Offscreen
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 

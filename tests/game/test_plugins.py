@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from components import Constraints, Points
-from game import level, plugins
-from game.schema import LevelError
+from ropework.components import Constraints, Points
+from ropework import level, plugins
+from ropework.schema import LevelError
 from tests.conftest import ROOT
 
 TEAR_LEVEL = ROOT / "examples" / "ropework-tearing" / "levels" / "tear.toml"
@@ -32,9 +32,9 @@ def components_of(n, a, b):
 def test_the_example_plugin_is_found_through_its_entry_point():
     plugins.autoload()
     assert plugins.loaded.get("tearing") == "ok", plugins.loaded
-    from systems.pipeline import REGISTRY
+    from ropework.systems.pipeline import REGISTRY
     assert REGISTRY.specs["tear"].default is False
-    from game.kinds import KINDS
+    from ropework.kinds import KINDS
     assert "tearable_cloth" in KINDS
 
 
@@ -87,7 +87,7 @@ def _fake_plugin_env(tmp_path, target):
 
 
 def run(args, env):
-    return subprocess.run([sys.executable, "-m", "game", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "ropework", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=300, env=env)
 
 

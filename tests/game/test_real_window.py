@@ -1,6 +1,6 @@
 """A real window, driven as a person would: Xvfb, the real game (not headless), xdotool.
 
-Starts a private X display, runs ``python -m game levels/rope.toml --size 800x600`` on it
+Starts a private X display, runs ``python -m ropework levels/rope.toml --size 800x600`` on it
 with ARCADE_HEADLESS unset, then moves the mouse, presses on the middle rope, drags it,
 releases outside the window, minimises and restores, resizes (to 1×1 and back), presses
 T, R and Space, and closes with Escape. The game must exit 0 with nothing on stderr, and a
@@ -117,7 +117,7 @@ class Game:
 
     def __enter__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "game", "levels/rope.toml", "--size", f"{SIZE[0]}x{SIZE[1]}"],
+            [sys.executable, "-m", "ropework", "levels/rope.toml", "--size", f"{SIZE[0]}x{SIZE[1]}"],
             cwd=ROOT, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             self.desk.window = poll(self.desk.find_window, START_TIMEOUT, 0.2)

@@ -2,7 +2,7 @@
 import pytest
 from PIL import Image
 
-from game.record import GIF_FRAME_MS, GifRecorder, gif_keeps, record
+from ropework.record import GIF_FRAME_MS, GifRecorder, gif_keeps, record
 from tests.conftest import LEVELS
 
 

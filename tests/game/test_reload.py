@@ -4,10 +4,10 @@ import os
 import esper
 import pytest
 
-from components import Ropes
-from game.controller import Controller
-from game.reload import POLL_INTERVAL, LevelWatcher
-from game.scene import Scene
+from ropework.components import Ropes
+from ropework.controller import Controller
+from ropework.reload import POLL_INTERVAL, LevelWatcher
+from ropework.scene import Scene
 from tests.conftest import LEVELS
 
 ROPE = (LEVELS / "rope.toml").read_text("utf-8")

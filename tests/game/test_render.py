@@ -1,8 +1,8 @@
 """Headless rendering: each rope's colour is where the rope is."""
 import numpy as np
 
-from components import Points, Ropes, RopeStyle
-from game.render import Offscreen
+from ropework.components import Points, Ropes, RopeStyle
+from ropework.render import Offscreen
 
 
 def test_each_rope_colour_is_drawn_where_the_rope_is(scenes, gl_window):

@@ -2,7 +2,7 @@
 import esper
 import numpy as np
 
-from components import Points
+from ropework.components import Points
 
 
 def drive(scene):

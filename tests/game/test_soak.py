@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from bench import soak as sk
-from game import level
+from ropework import level
 
 SHORT = 20_000   # steps per level in CI: 33 cycles of the scripted hand
 
@@ -37,7 +37,7 @@ ROPE = level.LEVELS_DIR / "rope.toml"
 
 
 def _broken(monkeypatch, how):
-    from game.scene import Scene
+    from ropework.scene import Scene
     real = Scene.step
     hoard = []
 
@@ -66,7 +66,7 @@ def test_the_soak_sees_new_entities(gl_window, monkeypatch):
 
 
 def test_the_soak_sees_non_finite_values(gl_window, monkeypatch):
-    from components import Points
+    from ropework.components import Points
 
     def poison(scene, hoard):
         scene.find(Points)[0][1].pos[3, 0] = np.nan
@@ -76,7 +76,7 @@ def test_the_soak_sees_non_finite_values(gl_window, monkeypatch):
 
 
 def test_the_soak_sees_gl_objects_made_per_frame(gl_window, monkeypatch):
-    from game.scene import Scene
+    from ropework.scene import Scene
     real = Scene.draw
     hoard = []
 

@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from components import Constraints, Forces, Pointer, Points, Ropes
-from components.autopilot import Autopilot
-from components.sparks import Sparks
-from components.tendrils import TendrilLook, Tendrils
-from game.render import Offscreen
+from ropework.components import Constraints, Forces, Pointer, Points, Ropes
+from ropework.components.autopilot import Autopilot
+from ropework.components.sparks import Sparks
+from ropework.components.tendrils import TendrilLook, Tendrils
+from ropework.render import Offscreen
 from tests.conftest import LEVELS
 
 LEVEL = "tendrils.toml"

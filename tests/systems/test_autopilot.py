@@ -6,10 +6,10 @@ import math
 import esper
 import numpy as np
 
-from components import Frame, Pointer
-from components.autopilot import Autopilot
-from systems.autopilot import Steer, path
-from systems.input import PointerInput
+from ropework.components import Frame, Pointer
+from ropework.components.autopilot import Autopilot
+from ropework.systems.autopilot import Steer, path
+from ropework.systems.input import PointerInput
 
 DT = 1 / 60
 

@@ -6,10 +6,10 @@ import math
 import esper
 import numpy as np
 
-from components import Forces, Frame, Pointer
-from components.tendrils import Tendrils
-from systems.blow import Blow
-from systems.electrify import Electrify
+from ropework.components import Forces, Frame, Pointer
+from ropework.components.tendrils import Tendrils
+from ropework.systems.blow import Blow
+from ropework.systems.electrify import Electrify
 
 
 def bundle(counts=(5, 7, 4)):

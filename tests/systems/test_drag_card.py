@@ -2,9 +2,9 @@
 import esper
 import numpy as np
 
-from components import Points
-from components.card import Cadence, CardGrab
-from systems.drag_card import DragCard
+from ropework.components import Points
+from ropework.components.card import Cadence, CardGrab
+from ropework.systems.drag_card import DragCard
 
 
 def test_the_last_point_moves_a_fixed_fraction_of_the_gap_after_integrate():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from arcade.gl import Geometry
 
-from game.render import Offscreen
+from ropework.render import Offscreen
 from tests.dots import dot_level, grid
 
 SIZE = (800, 600)

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
-from components.card import CardLook, StrapLook
-from game import camera as cam3
-from game.render import Offscreen
-from systems.draw_lanyard import card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
+from ropework.components.card import CardLook, StrapLook
+from ropework.systems.services import camera as cam3
+from ropework.render import Offscreen
+from ropework.systems.draw_lanyard import card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
 
 GROW = 2        # px: anti-aliased edges may tint pixels this far outside the meshes' projected outline

@@ -4,10 +4,10 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components import Frame, Points, Ropes
-from components.sparks import Sparks
-from systems.emit_sparks import EmitSparks
-from systems.fly_sparks import FlySparks
+from ropework.components import Frame, Points, Ropes
+from ropework.components.sparks import Sparks
+from ropework.systems.emit_sparks import EmitSparks
+from ropework.systems.fly_sparks import FlySparks
 
 DT = 1 / 60
 

@@ -5,11 +5,11 @@ import esper
 import numpy as np
 import pytest
 
-from components import Grab, Layer, Pointer
-from components.card import Card
-from components.view3d import Camera
-from game import camera as cam3
-from systems.grab_card import hits_card, proxy_corners
+from ropework.components import Grab, Layer, Pointer
+from ropework.components.card import Card
+from ropework.components.view3d import Camera
+from ropework.systems.services import camera as cam3
+from ropework.systems.grab_card import hits_card, proxy_corners
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 W, H = SIZE

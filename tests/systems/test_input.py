@@ -1,8 +1,8 @@
 """Grab: nearest free point within 46 px, nothing beyond; throw; release paths."""
 import numpy as np
 
-from components import Grab, Points, Ropes
-from game.hitquery import PointIndex
+from ropework.components import Grab, Points, Ropes
+from ropework.systems.services.hitquery import PointIndex
 
 
 def body(scene):
@@ -98,8 +98,8 @@ def test_held_point_tracks_the_cursor_with_its_velocity(scenes):
 def test_presses_are_taken_by_z_unclaimed_or_from_a_lower_layer():
     import esper
 
-    from components import Layer, Pointer
-    from systems.input import claimed_above, release
+    from ropework.components import Layer, Pointer
+    from ropework.systems.input import claimed_above, release
     pts = Points.at(np.zeros((5, 2)))
     low = esper.create_entity(Layer("ropes", "ropes", 0), Grab(radius=10, held=3, pin=True), pts)
     pts.inv_mass[3] = 0.0          # held with a pin

@@ -1,7 +1,7 @@
 """Verlet integration: the seed's formula, pins, and velocity kept in the history."""
 import numpy as np
 
-from systems.integrate import integrate
+from ropework.systems.integrate import integrate
 
 NONE = np.zeros((0, 2), np.float32)
 

@@ -6,9 +6,9 @@ import math
 import esper
 import numpy as np
 
-from components import Frame, PointerPins
-from components.tendrils import Tendrils
-from systems.orbit import Orbit
+from ropework.components import Frame, PointerPins
+from ropework.components.tendrils import Tendrils
+from ropework.systems.orbit import Orbit
 
 
 def test_offsets_turn_on_the_circle():

@@ -2,9 +2,9 @@
 import esper
 import numpy as np
 
-from components import Frame, Pins, Points
-from components.card import Cadence
-from systems.pace import Pace
+from ropework.components import Frame, Pins, Points
+from ropework.components.card import Cadence
+from ropework.systems.pace import Pace
 
 
 def test_weights_are_zero_between_own_steps_and_restored_from_the_pins():

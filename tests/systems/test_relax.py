@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from components import Points, Ropes
+from ropework.components import Points, Ropes
 from tests import reference as ref
 
 
@@ -161,8 +161,8 @@ def test_any_constraint_graph_matches_a_plain_sequential_sweep():
     """The kernel on a cloth grid equals the obvious loop over the same constraint list, in order."""
     import math
 
-    from game.kinds.cloth import grid_constraints
-    from systems.relax import relax
+    from ropework.kinds.cloth import grid_constraints
+    from ropework.systems.relax import relax
     cols, rows = 6, 5
     a, b = grid_constraints(cols, rows, shear=True)
     rng = np.random.default_rng(1)
@@ -191,7 +191,7 @@ def test_any_constraint_graph_matches_a_plain_sequential_sweep():
 
 def _cloth_through_a_drag(scene):
     """(state hash, [(max, mean) stretch]) of a cloth at rest, then dragged hard sideways and down."""
-    from components import Constraints
+    from ropework.components import Constraints
     (_, pts), = scene.find(Points)
     (_, con), = scene.find(Constraints)
 
@@ -216,9 +216,9 @@ def test_cloth_is_exactly_as_stiff_as_the_declared_order_at_rest_and_under_a_dra
     """The solver reorders a cloth's repairs (level order) for speed; the issue's rule is that
     it must not be softer than sequential Gauss–Seidel at the same passes. It is not even
     different: the same drag with the plain declared-order sweep gives the same bits."""
-    import systems.relax as relax_mod
+    import ropework.systems.relax as relax_mod
     from tests.systems.test_relax_runs import sequential
-    from components import Constraints
+    from ropework.components import Constraints
     fast = _cloth_through_a_drag(scenes("cloth.toml", size=(900, 600)))
     scene = scenes("cloth.toml", size=(900, 600))
     (_, con), = scene.find(Constraints)

@@ -14,8 +14,8 @@ import numba
 import numpy as np
 import pytest
 
-from components import Bounds, Constraints, Points
-from systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, plan,
+from ropework.components import Bounds, Constraints, Points
+from ropework.systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, plan,
                            relax, schedule, schedule_arrays, unpack)
 
 
@@ -266,7 +266,7 @@ def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently."""
     import re
 
-    from systems import relax as relax_mod
+    from ropework.systems import relax as relax_mod
     kernel = numba.njit(error_model="numpy")(relax_mod._relax_chains.py_func)   # uncached: asm is readable
     n, a, b = chains([5] * WIDE)
     groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)

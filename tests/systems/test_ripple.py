@@ -5,9 +5,9 @@ import esper
 import numpy as np
 import pytest
 
-from components import Frame, Layer, Pointer
-from components.dots import Shockwaves
-from systems.ripple import Ripple
+from ropework.components import Frame, Layer, Pointer
+from ropework.components.dots import Shockwaves
+from ropework.systems.ripple import Ripple
 from tests.dots import dot_level, grid, rings, unit
 
 SIZE = (800, 600)

@@ -22,10 +22,10 @@ class Tearable:
 
 
 def plugin() -> None:
-    from components import Constraints, Points
-    from game.kinds import KINDS, Kind, kind
-    from game.schema import Key, table
-    from systems.pipeline import RELAX, system
+    from ropework.components import Constraints, Points
+    from ropework.kinds import KINDS, Kind, kind
+    from ropework.schema import Key, table
+    from ropework.systems.pipeline import RELAX, system
 
     @system("tear", RELAX, after=("relax",), default=False)
     class Tear(esper.Processor):

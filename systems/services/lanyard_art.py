@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from game.colour import parse_colour
+from ropework.systems.services.colour import parse_colour
 
 STRAP_SIZE = (2048, 128)   # px, (along the strap, across it): the seed's canvas
 WEAVE_GAP = 4              # px between weave lines, both ways

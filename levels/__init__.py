@@ -1,0 +1,1 @@
+"""The shipped level files, as package data: ``importlib.resources.files("ropework.levels")``."""

@@ -1,0 +1,7 @@
+"""What systems need besides components: helpers with no system of their own.
+
+gfx (arcade.gl batching), camera (perspective maths), hitquery (pymunk point
+queries), colour (level colour strings), lanyard_art (the strap and card
+textures). They live on the systems side so that no system imports the app
+shell; none of them imports OpenGL until it is used.
+"""

@@ -1,0 +1,95 @@
+"""Compiled kernels: one decorator for every numba kernel, and where their cache lives.
+
+numba compiles a kernel on its first call (15-20 s for the relax solver) and can
+keep the machine code on disk. Left to itself it writes beside the sources —
+inside site-packages, which may be read-only and which ``pip uninstall`` does not
+clean — and raises "no locator available" where it cannot. `kernel` instead
+caches in one folder of ours, the first writable of:
+
+    $NUMBA_CACHE_DIR (numba's own setting), $ROPEWORK_CACHE_DIR,
+    the user cache ($XDG_CACHE_HOME or ~/.cache, then ropework/kernels),
+    the temporary folder (ropework-kernels-UID; one line on stderr says so)
+
+and with none writable compiles on every run (one line says so). The choice is
+made once, on first use, and touches only ropework's kernels: numba's global
+setting is restored after each decoration.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numba
+
+KERNELS: list = []          # every dispatcher made by `kernel`, in definition order
+_where: list = []           # [cache dir or None], decided once
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def cache_dir() -> str | None:
+    """The folder kernels are cached in, or None when they are compiled on every run."""
+    if _where:
+        return _where[0]
+    found, note = None, ""
+    env = os.environ
+    home_cache = env.get("XDG_CACHE_HOME") or (os.path.join(os.path.expanduser("~"), ".cache"))
+    candidates = [(env.get("NUMBA_CACHE_DIR"), ""), (env.get("ROPEWORK_CACHE_DIR"), ""),
+                  (os.path.join(home_cache, "ropework", "kernels"), ""),
+                  (os.path.join(tempfile.gettempdir(), f"ropework-kernels-{_uid()}"), "temporary")]
+    for folder, how in candidates:
+        if folder and _writable(Path(folder)):
+            found, note = folder, how
+            break
+    if found is None:
+        print("ropework: no writable folder for the kernel cache (set ROPEWORK_CACHE_DIR); "
+              "kernels are compiled on each run", file=sys.stderr)
+    elif note:
+        print(f"ropework: kernels are cached in {found} (no writable user cache folder)", file=sys.stderr)
+    _where.append(found)
+    return found
+
+
+def _uid() -> str:
+    return str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+
+
+def kernel(**options):
+    """``@kernel()`` / ``@kernel(error_model="numpy")``: numba.njit, nogil, cached in `cache_dir`."""
+    def wrap(fn):
+        folder = cache_dir()
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = folder or ""   # numba picks the folder as it decorates
+        try:
+            disp = numba.njit(cache=folder is not None, nogil=True, **options)(fn)
+        finally:
+            numba.config.CACHE_DIR = saved
+        KERNELS.append(disp)
+        return disp
+    return wrap
+
+
+def cached(disp) -> bool:
+    """Whether ``disp`` has machine code on disk for its current source (False: its first call compiles)."""
+    cache = getattr(disp, "_cache", None)
+    try:
+        return bool(cache._cache_file._load_index())   # numba's index, emptied when the source changed
+    except Exception:   # no cache (compiled each run), or numba's internals moved: nothing to say
+        return False
+
+
+def cold(modules) -> list[str]:
+    """Names of the kernels defined in ``modules`` (module names) that must compile before use."""
+    mods = set(modules)
+    return [f"{d.py_func.__module__}.{d.py_func.__name__}" for d in KERNELS
+            if d.py_func.__module__ in mods and not cached(d)]
