@@ -142,7 +142,23 @@ def main(argv=None) -> int:
         return 0
 
 
+def _gl_cache() -> None:
+    """Mesa keeps compiled shaders in the user's cache folder and prints a line on every run
+    where it cannot create one (a container, a read-only home): give it a temporary one then."""
+    if "MESA_SHADER_CACHE_DIR" in os.environ or "MESA_SHADER_CACHE_DISABLE" in os.environ:
+        return
+    import tempfile
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    probe = home
+    while probe and not os.path.exists(probe):
+        probe = os.path.dirname(probe)
+    if not (probe and os.access(probe, os.W_OK)):
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        os.environ["MESA_SHADER_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"ropework-gl-{uid}")
+
+
 def _main(argv: list[str]) -> int:
+    _gl_cache()
     if argv[:1] == ["validate"]:
         return validate(argv[1:])
     if argv[:1] == ["frame"]:
@@ -176,6 +192,15 @@ def _main(argv: list[str]) -> int:
     try:
         if args.record:
             from ropework.record import record
+            from ropework import script
+            from ropework.scene import compile_notice, warm
+            lv = level_mod.load(path, args.size)
+            if args.input:
+                script.parse(args.input)          # a bad script is refused before anything compiles
+            notice = compile_notice(lv)
+            if notice:
+                print(notice, file=sys.stderr, flush=True)
+                warm(lv)
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
             print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
@@ -185,9 +210,17 @@ def _main(argv: list[str]) -> int:
             print(f"ropework: no display to open a window on; record instead: "
                   f"{prog()} {args.level or 'rope'} --record out.gif --frames 120", file=sys.stderr)
             return EXIT_BAD_INPUT
-        from ropework.scene import Scene
+        from ropework.scene import Scene, compile_notice, warm
         from ropework.window import play
-        play(Scene(lv, args.size, args.seed, args.reduced_motion), args.reduced_motion)
+        notice = compile_notice(lv)
+        if notice:
+            print(notice, file=sys.stderr, flush=True)
+
+        def build() -> Scene:
+            if notice:
+                warm(lv)                  # the window says so meanwhile
+            return Scene(lv, args.size, args.seed, args.reduced_motion)
+        play(build, args.size, lv.title, args.reduced_motion, notice)
         return 0
     except LevelError as e:
         print(f"ropework: {e}", file=sys.stderr)

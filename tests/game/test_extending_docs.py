@@ -40,13 +40,7 @@ def test_the_entry_point_snippet_matches_the_example_package():
 def test_embedding_in_a_plain_arcade_view(gl_window):
     ns = {}
     exec(PY[1], ns)
-    import os
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        view = ns["RopeView"]()
-    finally:
-        os.chdir(cwd)
+    view = ns["RopeView"]()                 # the packaged level, from any folder
     gl_window.show_view(view)
     before = view.scene.state_hash()
     view.on_mouse_motion(400, 300, 0, 0)
