@@ -52,3 +52,12 @@ def test_embedding_in_a_plain_arcade_view(gl_window):
     view.on_hide_view()
     assert world not in esper.list_worlds()
     gl_window.show_view(__import__("arcade").View())
+
+
+def test_the_frame_listing_in_the_doc_is_current():
+    """docs/extending.md shows `ropework frame moeru`; it must be what the command prints now."""
+    from ropework import level
+    block = re.search(r"```text\n\$ ropework frame moeru\n(.*?)```", DOC, re.S)
+    assert block, "docs/extending.md lost its `ropework frame moeru` listing"
+    now = level.frame_table(level.load(level.resolve("moeru")))
+    assert block.group(1).rstrip("\n") == now, "docs/extending.md is stale: paste `ropework frame moeru` into it"
