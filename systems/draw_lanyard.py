@@ -40,6 +40,7 @@ import math
 import esper
 import numpy as np
 from arcade.gl import BufferDescription
+from pyglet.gl import GL_VIEWPORT, GLint, glGetIntegerv
 
 from ropework.components import Layer, Points
 from ropework.components.card import Card, CardLook, StrapLook
@@ -152,28 +153,32 @@ void main() {
 
 _COMPOSITE_VS = """
 #version 330
-out vec2 v_dummy;
+uniform vec4 u_vp;      // the target framebuffer's viewport x, y, w, h, in its own pixels (GL_VIEWPORT)
+uniform vec4 u_rect;    // the target pixels to write: x0, y0, x1, y1, whole pixels inside u_vp
 void main() {
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
-    v_dummy = p;
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+    // A quad over exactly u_rect (a triangle strip): no fragment outside it, whatever the scissor does.
+    vec2 c = vec2(gl_VertexID & 1, gl_VertexID >> 1);
+    vec2 px = mix(u_rect.xy, u_rect.zw, c);
+    gl_Position = vec4((px - u_vp.xy) / u_vp.zw * 2.0 - 1.0, 0.0, 1.0);
 }
 """
 
 _COMPOSITE_FS = """
 #version 330
 uniform sampler2D u_src;
-uniform vec4 u_dst;     // target viewport x, y, w, h (pixels)
+uniform vec4 u_vp;      // target viewport x, y, w, h (pixels): it maps onto the whole layer framebuffer
+uniform vec4 u_own;     // the layer texels cleared and drawn this frame: x0, y0, x1, y1 (texels)
 uniform int u_taps;
-in vec2 v_dummy;
 out vec4 out_colour;
 void main() {
-    vec2 px = 1.0 / u_dst.zw;
-    vec2 p = (gl_FragCoord.xy - 0.5 - u_dst.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
+    vec2 size = vec2(textureSize(u_src, 0));
+    vec2 px = 1.0 / u_vp.zw;
+    vec2 p = (gl_FragCoord.xy - 0.5 - u_vp.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
+    vec2 lo = (u_own.xy + 0.5) / size, hi = (u_own.zw - 0.5) / size;   // bilinear taps stay on this frame's texels
     vec4 acc = vec4(0.0);
     for (int j = 0; j < u_taps; ++j)
         for (int i = 0; i < u_taps; ++i)
-            acc += texture(u_src, p + (vec2(i, j) + 0.5) / float(u_taps) * px);
+            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(u_taps) * px, lo, hi));
     out_colour = acc / float(u_taps * u_taps);        // premultiplied: the layer was cleared to 0
 }
 """
@@ -388,6 +393,21 @@ class LanyardGL:
             self.fbo_size = size
         return self.fbo
 
+    def composite_into(self, vp, shown, own, taps: int) -> None:
+        """Blend the layer (premultiplied) over the bound framebuffer's pixels ``shown`` (x, y, w, h),
+        reading only the layer texels ``own``; ``vp`` is that framebuffer's viewport, in its pixels."""
+        ctx = self.ctx
+        with ctx.enabled_only(ctx.BLEND):
+            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+            self.fbo.color_attachments[0].use(0)
+            c = self.composite
+            c["u_src"] = 0
+            c["u_vp"] = tuple(float(v) for v in vp)
+            c["u_rect"] = (float(shown[0]), float(shown[1]), float(shown[0] + shown[2]), float(shown[1] + shown[3]))
+            c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
+            c["u_taps"] = taps
+            self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
+
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
         k = len(verts) // 2
@@ -441,6 +461,18 @@ def source_box(dst: tuple[int, int, int, int], vp, size: tuple[int, int]) -> tup
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
+def pixel_viewport() -> tuple[int, int, int, int]:
+    """The bound framebuffer's viewport in its own pixels, as GL has it.
+
+    arcade.gl reports (and sets) a window's viewport and scissor in logical units,
+    divided by the pixel ratio; `gl_FragCoord` counts real pixels. GL's own
+    GL_VIEWPORT is right for a window, a HiDPI window and an offscreen framebuffer alike.
+    """
+    v = (GLint * 4)()
+    glGetIntegerv(GL_VIEWPORT, v)
+    return int(v[0]), int(v[1]), int(v[2]), int(v[3])
+
+
 def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     """(render pixels per scene pixel, composite taps per axis) for a framebuffer of ``dpr``."""
     ratio = min(dpr, look.max_pixel_ratio)
@@ -465,7 +497,7 @@ class DrawLanyard:
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
-        vp = tuple(ctx.viewport)
+        vp = pixel_viewport()                             # the target's own pixels (a HiDPI window's, too)
         dpr = vp[2] / max(frame.width, 1.0)
         ratio, taps = render_ratio(look, dpr)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
@@ -494,7 +526,7 @@ class DrawLanyard:
         old_blend = ctx.blend_func
         shown = gl_box(box, vp[0], vp[1], dpr, vp[3])   # target pixels the composite writes
         own = source_box(shown, vp, size)               # every layer texel those pixels read
-        with fbo.activate():
+        with fbo.activate():                              # on leaving, the target's own viewport comes back
             ctx.viewport = (0, 0, *size)
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
             fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
@@ -509,19 +541,12 @@ class DrawLanyard:
                 self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
             fbo.scissor = None
-        ctx.viewport = vp
-        dst = ctx.active_framebuffer
-        old_scissor = dst.scissor
-        dst.scissor = shown
-        with ctx.enabled_only(ctx.BLEND):
-            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
-            fbo.color_attachments[0].use(0)
-            c = gl.composite
-            c["u_src"] = 0
-            c["u_dst"] = tuple(float(v) for v in vp)
-            c["u_taps"] = taps
-            gl.empty.render(c, mode=ctx.TRIANGLES, vertices=3)
-        dst.scissor = old_scissor
+        # The composite is a quad over exactly `shown`, not a full-viewport triangle cut by the
+        # target's scissor: a window's multisampled framebuffer (GLX on llvmpipe) let the column
+        # beside a scissor edge through, the grey/red line left of the card; and a window's
+        # scissor is set in logical units, which a HiDPI framebuffer scales. Its taps read only
+        # texels cleared this frame (u_own), so nothing of an earlier frame can show anywhere.
+        gl.composite_into(vp, shown, own, taps)
         ctx.blend_func = old_blend
 
     @staticmethod
