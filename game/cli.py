@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -188,6 +189,10 @@ def _main(argv: list[str]) -> int:
         from ropework.scene import Scene
         from ropework.window import play
         play(Scene(lv, args.size, args.seed, args.reduced_motion), args.reduced_motion)
+        # The process ends now. Its last garbage collection walked every numba dispatcher and GL
+        # object once more: 0.6–2 s after the window had gone (1.2 s → 0.09 s for moeru). Frozen
+        # objects are left to the exit, which frees the memory anyway; atexit handlers still run.
+        gc.freeze()
         return 0
     except LevelError as e:
         print(f"ropework: {e}", file=sys.stderr)

@@ -190,7 +190,8 @@ class PlayWindow(arcade.Window):
         self.ctl.clock.resume()
 
     def on_close(self):
-        self.ctl.finish()                     # a recording in progress is saved
+        # The window goes at once; a recording in progress is saved after it has gone (play()'s
+        # ctl.close()), not while it stays on screen for the seconds a GIF takes to encode.
         super().on_close()
 
     # ── pointer ──────────────────────────────────────────────────────────────
@@ -226,10 +227,13 @@ class PlayWindow(arcade.Window):
 
 
 def play(scene: Scene, reduced_motion: bool | None = None) -> None:
+    """Open the window and run until Esc or the window's close button; then save a recording in progress."""
     ctl = Controller(scene, reduced_motion=reduced_motion)
     window = PlayWindow(ctl)
     try:
         arcade.run()
     finally:
-        ctl.close()
+        if not window.closed:
+            window.close()                    # an exception left it open: it goes first, as on Esc
+        ctl.close()                           # the recording's GIF is written now, the window already gone
         del window

@@ -112,13 +112,14 @@ class Desk:
 class Game:
     """The real game on the display: ``with Game(desk) as game: ...``; exits checked by the caller."""
 
-    def __init__(self, desk: Desk):
+    def __init__(self, desk: Desk, cwd=ROOT):
         self.desk = desk
+        self.cwd = cwd
 
     def __enter__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ropework", "levels/rope.toml", "--size", f"{SIZE[0]}x{SIZE[1]}"],
-            cwd=ROOT, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "ropework", str(ROOT / "levels" / "rope.toml"), "--size", f"{SIZE[0]}x{SIZE[1]}"],
+            cwd=self.cwd, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             self.desk.window = poll(self.desk.find_window, START_TIMEOUT, 0.2)
 
@@ -133,10 +134,10 @@ class Game:
         return self
 
     def quit(self) -> tuple[int, str]:
-        """Escape; the exit status and stderr."""
+        """Escape; the exit status and stderr (stdout in self.out)."""
         self.desk.xdo("windowfocus", self.desk.window)
         self.desk.xdo("key", "Escape")
-        _, err = self.proc.communicate(timeout=20)
+        self.out, err = self.proc.communicate(timeout=20)
         return self.proc.returncode, err
 
     def __exit__(self, *exc):
@@ -211,3 +212,30 @@ def test_the_pointer_works_after_a_resize(display):
         desk.xdo("mouseup", 1)
         status, err = game.quit()
     assert status == 0 and err == "", err
+
+
+def test_s_and_g_save_into_the_current_folder_and_esc_ends_a_recording_into_a_gif(display, tmp_path):
+    """README: S and G save into the current directory (not the repository's). Esc closes the window
+    with a recording running; the GIF is written after the window has gone, and the game exits 0."""
+    desk = Desk(display)
+    with Game(desk, cwd=tmp_path) as game:
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "s")
+        desk.xdo("key", "g")
+
+        def shot():
+            """the screenshot in the current folder"""
+            return list(tmp_path.glob("ropework-rope-*.png"))
+        poll(shot, 20)
+        time.sleep(0.5)                         # half a second of GIF
+        desk.xdo("key", "Escape")
+
+        def unmapped():
+            """the window gone from the screen"""
+            return not desk.xdo("search", "--onlyvisible", "--name", "^ropework")
+        poll(unmapped, 10, 0.02)
+        out, err = game.proc.communicate(timeout=60)
+    assert game.proc.returncode == 0 and err == "", err
+    gifs = list(tmp_path.glob("ropework-rope-*.gif"))
+    assert len(gifs) == 1 and f"saved {gifs[0]}" in out, out
+    assert not list(ROOT.glob("ropework-rope-*")), "a capture went into the repository"
