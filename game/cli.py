@@ -111,14 +111,20 @@ def validate(argv) -> int:
         return EXIT_BAD_INPUT
     if argv[0] in ("-h", "--help"):
         print(f"usage: {prog()} validate FILE...\n"
-              "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each.\n"
-              "Exit status 0 if every file loads, else 2.")
+              "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each,\n"
+              "and 'FILE: warning: ...' for a level estimated to run far from real time here\n"
+              "(from its point and link counts and docs/performance.md's figures).\n"
+              "Exit status 0 if every file loads (warnings too), else 2.")
         return 0
+    from ropework import cost
     bad = 0
     for name in argv:
         try:
-            level.load(level.resolve(name))
+            lv = level.load(level.resolve(name))
             print(f"{name}: OK")
+            slow = cost.warning(lv)
+            if slow:
+                print(f"{name}: {slow}")
         except LevelError as e:
             print(e)
             bad += 1

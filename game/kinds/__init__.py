@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ropework.cost import Work
 from ropework.schema import Table
 
 
@@ -30,6 +31,8 @@ class Kind:
     # cursor(scene) -> "grab" | "grabbing" | "default" | None: the pointer's shape; None leaves it to
     # the layers below (a scene none of whose kinds names one shows "grab")
     cursor: Callable | None = None
+    # work(cfg, w, h) -> Work: links, passes and drawing a layer of cfg costs (validate's real-time estimate)
+    work: Callable = lambda cfg, w, h: Work()
 
 
 KINDS: dict[str, Kind] = {}

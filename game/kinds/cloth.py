@@ -6,6 +6,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
 from ropework.kinds import Kind, kind
 from ropework.kinds import ropes as rope_defaults
 from ropework.schema import Key, table
@@ -97,6 +98,16 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
+def links(cols: int, rows: int, shear: bool) -> int:
+    """How many constraints `grid_constraints` makes."""
+    return rows * (cols - 1) + cols * (rows - 1) + (2 * (rows - 1) * (cols - 1) if shear else 0)
+
+
+def work(cfg: dict, w: float, h: float) -> Work:
+    n = links(cfg["cols"], cfg["rows"], cfg["shear"])
+    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_MESH, draw_ns=n * DRAW_NS_LINK)
+
+
 def plugin() -> None:
     """Register the cloth toy: its kind and the systems it brings."""
     kind(Kind(
@@ -105,5 +116,6 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
+        work=work,
         systems=("input", "integrate", "relax", "draw_links"),
     ))

@@ -9,6 +9,7 @@ import numpy as np
 from ropework.components.dots import DotColours, DotGrid, DotStyle, Repulsion, Shockwaves
 from ropework.components.render import Layer
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_DOT, Work
 from ropework.kinds import Kind, kind
 from ropework.schema import Key, table
 
@@ -114,6 +115,7 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
+        work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
         systems=("repel", "ripple", "draw_dots"),
         counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
     ))
