@@ -118,4 +118,7 @@ def plugin() -> None:
         points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
         work=work,
         systems=("input", "integrate", "relax", "draw_links"),
+        # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
+        motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
+        still_when_reduced=True,
     ))

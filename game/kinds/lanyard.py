@@ -26,7 +26,7 @@ velocity set to zero. Everything the hand does is kept: the drag, the throw,
 the strap's swing and the card's spring-back are the toy, the direct result of
 the pointer, and they die out by themselves (the gallery's fling: the card is
 within 0.01 rad of flat 3.4 s after the release). The layout is made when
-the level loads, resets or reloads, so M mid-entrance applies from the next R.
+the level loads, resets or reloads; the window's M key starts the toy again, so it applies at once.
 """
 from __future__ import annotations
 
@@ -322,4 +322,5 @@ def plugin() -> None:
         systems=("pace", "input", "grab_card", "integrate", "drag_card", "relax", "spring_card",
                  "draw_lanyard"),
         cursor=cursor,
+        motion_note="the strap starts at rest instead of swinging in; the drag, throw and spring-back stay",
     ))

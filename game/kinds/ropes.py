@@ -108,4 +108,6 @@ def plugin() -> None:
         points=lambda cfg, w, h: sum(max(cfg["min_points"], r["points"]) for r in cfg["rope"]),  # most at any height
         work=work,
         systems=("input", "integrate", "relax", "draw_ropes"),
+        motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
+        still_when_reduced=True,
     ))
