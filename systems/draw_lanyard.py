@@ -17,7 +17,8 @@ Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
 seed's one texture along the strap, by length so a stretch does not slide
 the print), v across. The
 texture is the seed's woven band (`ropework.systems.services.lanyard_art.strap_texture`), repeating
-along, clamped across, mip-mapped and anisotropic where the driver allows.
+along, clamped across, mip-mapped and anisotropic where the driver allows, with its weave
+drawn every WEAVE_PITCH units instead of every 4 px of the canvas, so it shows at 1:1.
 
 Card: a rounded slab — front art, back art, plain edge — whose front face lies
 `card_offset` behind the strap's end, with a metal clip where the strap meets
@@ -29,7 +30,11 @@ albedo itself, the key/fill/rim lights add up to ≈ +35 % on a face turned to
 them — plus GGX specular from each light (rough for the woven strap, a glossy
 clear coat on the card, metal on the clip) and, for the coat, a soft studio
 reflection weighted by Schlick's Fresnel so tilted faces and edges gleam
-(the seed's MeshPhysicalMaterial clear coat, without an environment map).
+(the seed's MeshPhysicalMaterial clear coat, without an environment map); the
+coat takes its Fresnel share from the light reaching the layer under it, as
+three.js's does. With lights that strong only a stock below white can show
+them: the default card colour sits at ≈ 91 % at rest, ≈ 87 % turned from the
+key and ≈ 95 % toward it (it was 97–99.7 %, clipped, and read flat).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
 """
@@ -67,6 +72,11 @@ EDGE_SHADE = 0.82       # the card's edge is its colour darkened by this factor 
 STRAP_MATERIAL = (0.62, 0.0, 0.0)   # woven polyester: broad, faint sheen
 CARD_MATERIAL = (0.45, 0.0, 1.0)    # printed stock under a glossy laminate
 CLIP_MATERIAL = (0.28, 1.0, 0.0)    # brushed steel
+WEAVE_PITCH = 0.045                 # units between weave lines, both ways: ≈ 3 px at 720 px tall, so the
+                                    # weave reads at 1:1 (the seed's 4 px in its 2048 x 128 canvas is 0.6 px)
+WEAVE_LINE = 1 / 3                  # a weave line's share of the pitch
+WEAVE_ALPHA = 0.10                  # white over the base on a line: the seed's 4 % is lost under the lights
+COAT_ROUGHNESS = 0.12               # the laminate's gloss: a narrow key-light highlight that sweeps the face as it turns
 
 _MESH_VS = """
 #version 330
@@ -100,6 +110,7 @@ uniform sampler2D u_tex;
 uniform int u_textured;
 uniform vec3 u_colour;          // sRGB; multiplies the texture when textured
 uniform vec3 u_material;        // roughness, metalness, clear coat
+uniform float u_coat_rough;     // the clear coat's own roughness
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
@@ -138,8 +149,8 @@ void main() {
         vec3 F = F0 + (1.0 - F0) * pow(1.0 - VdotH, 5.0);
         vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
         float cF = 0.04 + 0.96 * pow(1.0 - VdotH, 5.0);
-        spec += coat * cF * ggx(NdotH, NdotL, NdotV, 0.12);
-        col += u_light_rad[i] * NdotL * (albedo / PI + spec);
+        vec3 under = (albedo / PI + spec) * (1.0 - coat * cF);   // what the coat lets through (three.js)
+        col += u_light_rad[i] * NdotL * (under + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough));
     }
     // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
     vec3 R = reflect(-V, N);
@@ -335,6 +346,14 @@ def card_meshes(card: Card) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 # ── GL ───────────────────────────────────────────────────────────────────────
 
+def weave(width: float, length: float) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(gap, line) in strap-texture pixels (along, across) for WEAVE_PITCH units on a strap
+    ``width`` units wide and ``length`` long (u runs 0 → 1 along it, v across)."""
+    tw, th = art.STRAP_SIZE
+    gap = (max(2, round(tw / max(length, 1e-6) * WEAVE_PITCH)), max(2, round(th / max(width, 1e-6) * WEAVE_PITCH)))
+    return gap, tuple(max(1, round(g * WEAVE_LINE)) for g in gap)
+
+
 def _mat4(m: np.ndarray) -> tuple:
     return tuple(np.asarray(m, np.float32).T.reshape(-1))     # GLSL wants columns
 
@@ -346,7 +365,7 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 class LanyardGL:
     """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook):
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float):
         self.ctx = ctx
         self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
         self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
@@ -366,7 +385,9 @@ class LanyardGL:
         self.strap_ibo = ctx.buffer(reserve=4)
         self.strap_geo = None
         self.strap_k = 0
-        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink), repeat=True)
+        gap, line = weave(strap.width, length)
+        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink,
+                                                         gap=gap, line=line, alpha=WEAVE_ALPHA), repeat=True)
         front = art.load_png(look.image) if look.image else art.card_art(
             card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
         self.front_tex = self._texture(front)
@@ -493,7 +514,8 @@ class DrawLanyard:
                 continue
             gl = self._gl.get(ent)
             if gl is None:
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap)
+                length = float(np.linalg.norm(np.diff(pts.pos, axis=0), axis=1).sum())
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length)
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
@@ -522,6 +544,7 @@ class DrawLanyard:
         prog["u_light_dir"] = tuple(dirs.reshape(-1))
         prog["u_light_rad"] = tuple(rad.reshape(-1))
         prog["u_tex"] = 0
+        prog["u_coat_rough"] = COAT_ROUGHNESS
 
         old_blend = ctx.blend_func
         shown = gl_box(box, vp[0], vp[1], dpr, vp[3])   # target pixels the composite writes

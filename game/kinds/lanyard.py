@@ -76,7 +76,7 @@ MAX_PIXEL_RATIO = 2.0      # render pixels per scene pixel at most (the seed's D
 CARD_SIZE = (1.6, 2.25, 0.04)  # width, height, thickness, units: an ID card's 0.71 aspect
 CARD_DROP = 0.16           # units from the attachment point down to the card's top edge: the clip's reach
 CARD_OFFSET = 0.02         # units the card sits behind the strap, so they never z-fight (seed)
-CARD_COLOUR = "#e2e0da"  # off-white stock: key + fill add ≈ 24 % on the face, whiter would clip
+CARD_COLOUR = "#d6d3cb"  # stock: the ambient gives it as is, the key and fill add ≈ 24 % (≈ 88 % grey), room below white for the sheen
 PROXY_MARGIN = 0.08        # units the invisible pick box adds around the card on every side
 
 # Release spring-back (the seed's formulas).

@@ -54,15 +54,23 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(round(c * 255)) for c in parse_colour(colour)[:3])  # type: ignore[return-value]
 
 
-def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink: str = "#ffffff") -> np.ndarray:
+def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink: str = "#ffffff",
+                  gap: tuple[int, int] = (WEAVE_GAP, WEAVE_GAP), line: tuple[int, int] = (1, 1),
+                  alpha: float = WEAVE_ALPHA) -> np.ndarray:
     """The seed's band, uint8[128, 2048, 4]: base, 4 % white weave every 4 px both ways,
-    6 px borders at top and bottom, bold text every 360 px from x = 120."""
+    6 px borders at top and bottom, bold text every 360 px from x = 120.
+
+    ``gap`` (along, across), ``line`` (px wide, along and across) and ``alpha`` set the weave:
+    the defaults are the seed's canvas; the lanyard draws a coarser one, sized to the strap on
+    screen (draw_lanyard.weave), since the seed's 4 px lines are 0.6 screen px at its width."""
     w, h = STRAP_SIZE
     img = np.empty((h, w, 3), np.float64)
     img[:] = _rgb(base)
-    # Weave: 1 px lines, vertical then horizontal, each "source over" at 4 % — crossings get both.
-    img[:, ::WEAVE_GAP] += (255.0 - img[:, ::WEAVE_GAP]) * WEAVE_ALPHA
-    img[::WEAVE_GAP, :] += (255.0 - img[::WEAVE_GAP, :]) * WEAVE_ALPHA
+    # Weave: lines, vertical then horizontal, each "source over" at alpha — crossings get both.
+    vert = (np.arange(w) % gap[0]) < line[0]
+    horiz = (np.arange(h) % gap[1]) < line[1]
+    img[:, vert] += (255.0 - img[:, vert]) * alpha
+    img[horiz, :] += (255.0 - img[horiz, :]) * alpha
     img[:BORDER_ROWS] = _rgb(border)
     img[h - BORDER_ROWS:] = _rgb(border)
     pic = Image.fromarray(np.round(img).astype(np.uint8))

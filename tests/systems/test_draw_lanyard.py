@@ -9,6 +9,7 @@ from ropework.components.card import CardLook, StrapLook
 from ropework.systems.services import camera as cam3
 from ropework.render import Offscreen
 from ropework.systems.draw_lanyard import DrawLanyard, card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
+from tests.conftest import LEVELS
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
 
 GROW = 2        # px: anti-aliased edges may tint pixels this far outside the meshes' projected outline
@@ -249,3 +250,47 @@ def test_the_composite_writes_only_its_box_and_reads_only_this_frames_texels(sce
     changed = np.any(img != (20, 30, 40), axis=-1)                   # rows bottom-up, as GL counts them
     x, y, w, h = shown
     assert changed[y:y + h, x:x + w].all() and changed.sum() == w * h
+
+
+def face_percent(scene, gl_window, rot) -> float:
+    """Median brightness (% of white) of the card stock above the title, drawn as the window draws."""
+    _, card, _, _ = parts(scene)
+    card.rot[:] = rot
+    img = on_screen(gl_window, scene).astype(float)
+    x, y = card_pixel(scene)
+    patch = img[int(y) - 60:int(y) - 40, int(x) - 30:int(x) + 30].reshape(-1, 3)
+    return float(np.median(patch.mean(1)) / 255 * 100)
+
+
+def test_the_card_is_lit_below_white_and_its_shading_turns_with_it(scenes, gl_window):
+    """It read flat: 97 % at rest and at most 99.7 % toward the key, clipped. With the seed's lights
+    (ambient π gives the stock as it is; key 0.8, fill 0.3, rim 0.2 add to it) the stock sits at
+    ≈ 91 %, a quarter turn from the key takes ≥ 3 points off and a tilt toward it adds ≥ 3.5."""
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes("lanyard.toml", size=(fw, fh))
+    s.step(SETTLE)
+    rest = face_percent(s, gl_window, (0.0, 0.0, 0.0))
+    away = face_percent(s, gl_window, (0.3, -0.6, 0.0))
+    toward = face_percent(s, gl_window, (-0.3, 0.15, 0.0))
+    assert rest <= 93.0, rest
+    assert rest - away >= 3.0 and toward - rest >= 3.5, (away, rest, toward)
+
+
+def test_the_straps_weave_shows_at_one_to_one(scenes, gl_window, tmp_path):
+    """The seed's 1 px weave every 4 px of a 2048 x 128 canvas is 0.6 px on a 20 px strap: drawn, it
+    averaged away. The drawn weave has lines every ≈ 3 px that a 1:1 frame shows: along the middle of a
+    strap with no print, the brightness swings by ≥ 6 levels with a period of 2.5–4 px."""
+    level = tmp_path / "plain.toml"
+    level.write_text((LEVELS / "lanyard.toml").read_text().replace('strap_text = "ROPEWORK"', 'strap_text = ""'))
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes(level, size=(fw, fh))
+    s.step(SETTLE)
+    pts, _, _, _ = parts(s)
+    img = on_screen(gl_window, s).astype(float).mean(-1)
+    a, b = (np.array(pixel_of(s, pts.pos[k])) for k in (4, 16))
+    n = int(np.linalg.norm(b - a))
+    line = np.array([img[int(round(y)), int(round(x))] for x, y in np.linspace(a, b, n)])
+    assert np.percentile(line, 90) - np.percentile(line, 10) >= 6, line.round()
+    spectrum = np.abs(np.fft.rfft(line - line.mean()))
+    period = n / (1 + np.argmax(spectrum[1:]))
+    assert 2.5 <= period <= 4.0, period
