@@ -239,3 +239,47 @@ def test_s_and_g_save_into_the_current_folder_and_esc_ends_a_recording_into_a_gi
     gifs = list(tmp_path.glob("ropework-rope-*.gif"))
     assert len(gifs) == 1 and f"saved {gifs[0]}" in out, out
     assert not list(ROOT.glob("ropework-rope-*")), "a capture went into the repository"
+
+
+def sliver_columns(img: np.ndarray) -> list[int]:
+    """Columns within 45 px left or right of the lanyard card (its bright face), in runs at most 3 px
+    wide, that are not the page for most of the card's height: the thin grey/red line a real window
+    showed beside the card."""
+    page = img[SIZE[1] - 5, 5]
+    off_page = np.abs(img - page).sum(2) > 40
+    bright = img.sum(2) > 600
+    cols = np.flatnonzero(bright.sum(0) > 60)
+    if len(cols) == 0:
+        return []
+    x0, x1 = cols.min(), cols.max()
+    rows = np.flatnonzero(bright[:, x0:x1 + 1].sum(1) > (x1 - x0) * 0.5)
+    y0, y1 = rows.min(), rows.max()
+    near = list(range(max(0, x0 - 45), x0 - 1)) + list(range(x1 + 2, min(img.shape[1], x1 + 45)))
+    hits = [x for x in near if off_page[y0:y1, x].sum() > 0.75 * (y1 - y0)]
+    runs = np.split(np.array(hits, int), np.flatnonzero(np.diff(hits) != 1) + 1) if hits else []
+    return [int(x) for r in runs if len(r) <= 3 for x in r]      # thin: the strap beside it is ~20 px wide
+
+
+def test_no_line_beside_the_swinging_lanyard_card_in_a_real_window(display):
+    """moeru.toml in a real window (4x multisampled, GLX): while the card swung in, 3 of 20 screenshots
+    showed a thin card-coloured line 4 px beside it, which no headless frame ever had."""
+    desk = Desk(display)
+    proc = subprocess.Popen([sys.executable, "-m", "ropework", "moeru", "--size", f"{SIZE[0]}x{SIZE[1]}"],
+                            cwd=ROOT, env=desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        desk.window = poll(desk.find_window, START_TIMEOUT, 0.2)
+        desk.xdo("mousemove", SIZE[0] + 100, SIZE[1] + 100)       # the pointer off the window: no dot moves
+        seen = []
+        for _ in range(20):
+            img = desk.screenshot()[:SIZE[1], :SIZE[0]]
+            seen.append(sliver_columns(img))
+            time.sleep(0.25)
+        assert sum(bool(s) for s in seen) == 0, f"lines beside the card: {seen}"
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "Escape")
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and err == "", err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
