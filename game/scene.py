@@ -129,8 +129,22 @@ class Scene:
             esper.delete_world(self.world)
 
     # ── time ─────────────────────────────────────────────────────────────────
+    @property
+    def still(self) -> bool:
+        """Reduced motion in a scene one of whose kinds then holds still (seed 001's loop: one frame
+        painted, then no loop): steps do nothing and pointer input is dropped."""
+        return self.reduced_motion and any(k.still_when_reduced for k in self.kinds())
+
+    def themes(self) -> tuple[str, ...]:
+        """The themes every kind of the scene reads well in (T toggles between them)."""
+        ok = [t for t in ("light", "dark") if all(t in k.themes for k in self.kinds())]
+        return tuple(ok) or (self.theme,)
+
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of 1/60 s."""
+        """Advance ``n`` fixed steps of 1/60 s (none while `still`)."""
+        if self.still:
+            self.pointer.events.clear()
+            return
         with self.active():
             for _ in range(n):
                 esper.process(self.frame)
@@ -175,7 +189,13 @@ class Scene:
         self._build()
 
     def toggle_theme(self) -> str:
-        self.theme = self.frame.theme = "dark" if self.theme == "light" else "light"
+        """The other theme, where the scene's kinds have two (`themes`); the one it has otherwise."""
+        themes = self.themes()
+        if len(themes) > 1:
+            self.theme = "dark" if self.theme == "light" else "light"
+        elif self.theme not in themes:
+            self.theme = themes[0]
+        self.frame.theme = self.theme
         return self.theme
 
     def toggle_reduced_motion(self) -> bool:

@@ -205,7 +205,8 @@ class PlayWindow(arcade.Window):
         self.ctl.clock.resume()
 
     def on_close(self):
-        self.ctl.finish()                     # a recording in progress is saved
+        # The window goes at once; a recording in progress is saved after it has gone (play()'s
+        # ctl.close()), not while it stays on screen for the seconds a GIF takes to encode.
         super().on_close()
 
     # ── pointer ──────────────────────────────────────────────────────────────
@@ -243,7 +244,7 @@ class PlayWindow(arcade.Window):
 def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_motion: bool | None = None,
          notice: str | None = None) -> None:
     """Open the window, say ``notice`` in it (a first run's compile) before ``build()`` makes the
-    scene, then run until the window closes."""
+    scene, then run until Esc or the window's close button; then save a recording in progress."""
     window = PlayWindow(size, title)
     if notice:
         window.show_notice(notice)
@@ -252,5 +253,7 @@ def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_
     try:
         arcade.run()
     finally:
-        ctl.close()
+        if not window.closed:
+            window.close()                    # an exception left it open: it goes first, as on Esc
+        ctl.close()                           # the recording's GIF is written now, the window already gone
         del window
