@@ -29,7 +29,7 @@ def test_the_builtin_frame_is_the_table_in_order():
 
 def test_a_scene_runs_the_core_its_kinds_and_its_opt_ins(scenes):
     assert [s.name for s in scenes("rope.toml").systems()] == ["input", "integrate", "relax", "draw_ropes"]
-    assert [s.name for s in scenes("dotgrid.toml").systems()] == ["input", "repel", "ripple", "draw_dots"]
+    assert [s.name for s in scenes("dotgrid.toml").systems()] == ["input", "ripple", "repel", "draw_dots"]
     moeru = [s.name for s in scenes("moeru.toml").systems()]
     assert "draw_ropes" not in moeru and "emit_sparks" not in moeru
     assert {"draw_dots", "draw_lanyard", "spring_card", "repel"} <= set(moeru)
