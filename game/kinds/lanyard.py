@@ -7,6 +7,17 @@ space is the seed's three.js space: scene units, y up, a perspective camera at
 (0, 0, 30) looking at the origin. The badge (`components.card`) rides the last
 point; grab_card, drag_card and spring_card move it; draw_lanyard renders it.
 
+The start is the seed's pose — a straight strap from the anchor at `start_angle`
+(52°) up and to the right, off-screen, exactly `rest` apart — at rest: each point's
+previous position is its position. The seed's code writes ``prev = (0, 0, 0)``,
+which read literally gives every node a first-step velocity equal to its whole
+position and flings the strap off-screen; its prose says the chain should "hang
+naturally from the upper right off-screen" and fall in, and that is what this does.
+
+Held, the card keeps its pose and spin as the seed's does (its spring runs only
+when not dragging); ``tilt_while_held = true`` tilts it with the hand instead and
+carries that spin into the release (see `ropework.systems.spring_card`).
+
 Low power (the seed's mobile mode): fewer nodes and a 1/30 s step. The engine
 steps at 1/60 s, so the strap takes one step every `low_power_every` engine
 steps (`Cadence`; the pace system holds it still in between) and its gravity
@@ -89,7 +100,8 @@ SPIN_DRAG = 0.015          # per rad/s: faster spin loses more per step (air)
 SPIN_DRAG_BASE = 0.01      # fraction of spin lost per step regardless of speed
 SPIN_KEEP_MIN = 0.85       # a step never removes more than 15 % of the spin
 
-# Tilt while dragging (ours: the seed leaves it open), per unit/step of the last point's velocity.
+# Tilt while dragging (ours, off by default: the seed's card keeps its pose while held), per unit/step of
+# the last point's velocity.
 TILT_X = 3.0               # rad: moving up tips the card's face up (about X, same sign as the release target)
 TILT_Y = 3.0               # rad: moving sideways turns the card toward its motion (about Y)
 TILT_Z = 4.0               # rad: moving sideways lets the bottom trail behind (about Z)
@@ -124,7 +136,8 @@ SCHEMA = table(
     _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5),
     _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0),
     Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500),
-    _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees", -360.0, 360.0),
+    _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees; the strap starts "
+       "there at rest (previous position = position), not with the seed's literal prev = (0, 0, 0)", -360.0, 360.0),
     _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0),
     Key("low_power", "bool", False, "the seed's mobile mode: low_power_nodes, a 1/30 s step, pixel ratio ≤ 1.5"),
     Key("low_power_nodes", "int", LOW_POWER_NODES, "strap points in low power", lo=2, hi=MAX_NODES),
@@ -159,6 +172,8 @@ SCHEMA = table(
     _f("spin_drag", SPIN_DRAG, "spin lost per step per rad/s", 0.0, 1.0),
     _f("spin_drag_base", SPIN_DRAG_BASE, "spin fraction lost per step", 0.0, 1.0),
     _f("spin_keep_min", SPIN_KEEP_MIN, "spin fraction always kept per step", 0.0, 1.0),
+    Key("tilt_while_held", "bool", False, "while held, tilt the card with the hand's velocity (the tilt_* keys) and "
+        "carry that spin into the release; false: as the seed, the card keeps its pose and spin until released"),
     _f("tilt_x", TILT_X, "while held: rot X per unit/step of y velocity, rad", -100.0, 100.0),
     _f("tilt_y", TILT_Y, "while held: rot Y per unit/step of x velocity, rad", -100.0, 100.0),
     _f("tilt_z", TILT_Z, "while held: −rot Z per unit/step of x velocity, rad", -100.0, 100.0),
@@ -273,7 +288,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     card = Card(size=size, drop=cfg["card_drop"], hang=np.array([0.0, 0.0, -cfg["card_offset"]]),
                 proxy_margin=cfg["proxy_margin"])
     card.pos = points.pos[-1].astype(np.float64) + card.hang
-    grab = CardGrab(follow=cfg["follow"],
+    grab = CardGrab(follow=cfg["follow"], tilt_while_held=cfg["tilt_while_held"],
                     tilt=np.array([cfg["tilt_x"], cfg["tilt_y"], cfg["tilt_z"]]),
                     tilt_max=np.array([cfg["tilt_max_x"], cfg["tilt_max_y"], cfg["tilt_max_z"]]),
                     tilt_ease=cfg["tilt_ease"])

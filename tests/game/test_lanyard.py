@@ -98,7 +98,40 @@ def test_the_anchor_never_moves_through_a_drag_and_a_throw(lanyard):
     assert np.all(np.array(seen) == ANCHOR)
 
 
-def test_release_spring_back_oscillates_with_shrinking_swings_and_settles(lanyard):
+def test_held_tilt_is_an_option_that_carries_its_spin_into_the_release(scenes, tmp_path):
+    """Seed: the card keeps its pose while dragged. tilt_while_held: it tilts with the hand
+    and the release carries that spin — it rocks far more in the first second after."""
+    rocking = {}
+    for tilt in (False, True):
+        level = tmp_path / f"tilt-{tilt}.toml"
+        level.write_text(f'[[layer]]\nkind = "lanyard"\ntilt_while_held = {str(tilt).lower()}\n')
+        s = scenes(level, size=SIZE)
+        pts, card, grab, _ = parts(s)
+        s.step(SETTLE)
+        x, y = card_pixel(s)
+        s.pointer_down(x, y)
+        s.step(1)
+        held_from = card.rot.copy()
+        turned = 0.0
+        for k in range(20):                     # a fast sideways swipe
+            s.pointer_move(x + 12 * (k + 1), y)
+            s.step(1)
+            turned = max(turned, float(np.abs(card.rot - held_from).max()))
+        assert grab.held
+        s.pointer_up(x + 240, y)
+        swing = []
+        for _ in range(60):
+            s.step(1)
+            swing.append(np.abs(card.rot).max())
+        rocking[tilt] = (turned, max(swing))
+    assert rocking[False][0] == 0.0 and rocking[True][0] > 0.2
+    assert rocking[True][1] > 3 * rocking[False][1]
+
+
+def test_release_spring_back_oscillates_with_shrinking_swings_and_settles(scenes, tmp_path):
+    level = tmp_path / "tilt.toml"
+    level.write_text('[[layer]]\nkind = "lanyard"\ntilt_while_held = true\n')
+    lanyard = scenes(level, size=SIZE)
     pts, card, grab, _ = parts(lanyard)
     lanyard.step(SETTLE)
     x, y = card_pixel(lanyard)
@@ -237,4 +270,4 @@ def test_reduced_motion_keeps_the_hand_and_applies_from_the_next_reset(scenes):
     for k in range(20):
         s.pointer_move(x + 12 * k, y)
         s.step(1)
-    assert grab.held and pts.pos[-1, 0] > 0.5 and abs(card.rot[1]) > 0.2   # drag and tilt as ever
+    assert grab.held and pts.pos[-1, 0] > 0.5 and np.all(card.rot == 0.0)   # drag as ever; the held card keeps its pose
