@@ -63,6 +63,8 @@ ANCHOR = (0.0, 5.4, 0.0)   # units: just above the top edge of the view, so the 
 GRAVITY = -40.0            # units/s² along y: ×4 real gravity, because the scene is small (seed)
 DAMPING = 0.97             # fraction of velocity kept per strap step: 3 % lost each step
 PASSES = 10                # Gauss–Seidel passes per step: the seed's loop runs 10 (its text says 8–10)
+PIN_SHARE = 0.5            # of the first link's error, the part node 1 takes: the seed skips the anchor
+                           # (`if (i > 0)`) and moves node 1 by its usual half
 START_ANGLE = 52.0         # degrees from straight up toward +x: the strap starts off-screen right and falls in
 FOLLOW = 0.35              # fraction of the gap to the drag target the last point closes per step
 LOW_POWER_NODES = 15       # the seed's mobile chain
@@ -136,6 +138,8 @@ SCHEMA = table(
     _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5),
     _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0),
     Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500),
+    _f("pin_share", PIN_SHARE, "share of the first link's length error node 1 takes (node 0 is the anchor): "
+       "0.5 as seed 000's code, 1 the whole of it (a strap stiffer under the anchor)", 0.5, 1.0),
     _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees; the strap starts "
        "there at rest (previous position = position), not with the seed's literal prev = (0, 0, 0)", -360.0, 360.0),
     _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0),
@@ -267,7 +271,7 @@ def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -
     no_box = np.zeros(0, np.float32)
     for _ in range(steps):                       # steps of the whole strap: one kernel call each, no per-point loop
         integrate(points.pos, points.prev, points.inv_mass, forces.gravity, no_extra, forces.damping, STEP)
-        relax(points.pos, points.inv_mass, con.a, con.b, con.rest, con.passes, no_box, no_box)
+        relax(points.pos, points.inv_mass, con.a, con.b, con.rest, con.passes, no_box, no_box, con.share)
     points.prev[:] = points.pos
 
 
@@ -280,7 +284,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pins = Pins(index=np.array([0], np.int32), anchor=points.pos[:1].copy())
     pins.apply(points)
     a, b = Ropes.of_counts([n]).chain_constraints()
-    con = Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"])
+    con = Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"],
+                      share=cfg["pin_share"])
     forces = Forces(gravity=np.array([0.0, cfg["gravity"] * every * every, 0.0], np.float32), damping=cfg["damping"])
     if frame.reduced_motion:
         hang_at_rest(points, con, forces, HANG_STEPS)

@@ -34,8 +34,10 @@ def test_cloth_hangs_with_pins_fixed_and_links_near_rest(scenes):
     scene.step(300)
     assert np.array_equal(pts.pos[pins.index], anchors)
     s = stretch(pts, con)
-    # 14 sequential passes over a 32-deep column: the top links carry the whole column's weight
-    assert s.mean() < 0.02 and s.max() < 0.15
+    # 14 sequential passes over a 32-deep column: the top links carry the whole column's weight, and
+    # the link under a pin gets the rope seed's half share of its error (seed 001's relax): ≈23 %
+    # long at rest, where the whole-correction rule held it to ≈12 %
+    assert s.mean() < 0.02 and s.max() < 0.3
 
 
 def test_grab_pins_the_point_to_the_cursor_and_release_throws(scenes):
