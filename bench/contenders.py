@@ -26,6 +26,7 @@ from ropework.systems import pipeline
 from tests.reference import RefRope
 from tests.reference import step as ref_step
 
+WHOLE = 1.0             # WORKLOADS.md's rule: a pinned end gives its neighbour the whole correction
 VIEW = (1280.0, 720.0)  # px: the engine's frame size; no system reads it for a bare rope body
 _worlds = itertools.count(1)
 
@@ -43,7 +44,8 @@ class Engine:
         pins = Pins(index=self.ropes.start.copy(), anchor=self.points.pos[self.ropes.start].copy())
         pins.apply(self.points)
         a, b = self.ropes.chain_constraints()
-        self.constraints = Constraints(a=a, b=b, rest=np.full(len(a), w.rest, np.float32), passes=w.passes)
+        self.constraints = Constraints(a=a, b=b, rest=np.full(len(a), w.rest, np.float32), passes=w.passes,
+                                       share=WHOLE)
         self.forces = Forces(gravity=np.array(GRAVITY, np.float32), damping=DAMPING)
         self.body = esper.create_entity(self.points, pins, self.constraints, self.forces)
         self.processors, _ = pipeline.install(pipeline.order(["input", "integrate", "relax"]))   # a rope scene's

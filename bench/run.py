@@ -176,7 +176,8 @@ def profile_engine(w, budget: Budget) -> dict:
     parts["integrate kernel"] = lambda: integrate(pts.pos, pts.prev, pts.inv_mass, f.gravity, _NO_EXTRA,
                                                   f.damping, dt)
     plan = relax_mod.schedule(con, pts.pos.shape)   # what the system keeps on Constraints
-    parts["relax kernel"] = lambda: relax_mod.solve(pts.pos, pts.inv_mass, con.rest, con.passes, box, box, plan)
+    parts["relax kernel"] = lambda: relax_mod.solve(pts.pos, pts.inv_mass, con.rest, con.passes, box, box, plan,
+                                                    con.share)
     parts["schedule"] = lambda: relax_mod.plan(len(pts.pos), True, con.a, con.b)
     out = {"others": sorted(n for n in by_name if n not in ("integrate", "relax"))}
     short = dataclasses.replace(budget, repeat_s=budget.repeat_s / 2)

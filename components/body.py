@@ -56,6 +56,10 @@ class Constraints:
 
     a, b: int32[m] — the joined points; rest: float32[m] — rest lengths, scene units.
     passes: relaxation passes per step; more passes, stiffer body.
+    share: the fraction of a link's length error its free end takes when the other end
+    is pinned (inverse mass 0), in 0.5..1: 0.5 is seeds 001 and 000 §04 (every end moves
+    half and a pinned one simply stays), 1.0 seed 002 and the standard workloads (the
+    free end takes it all). Links between two free points split the error by inverse mass.
     schedule: the relax system's cache of the solve order derived from a and b; it is
     rebuilt when a or b is replaced by another array (so replace them, never edit in place).
     """
@@ -64,6 +68,7 @@ class Constraints:
     b: np.ndarray
     rest: np.ndarray
     passes: int
+    share: float
     schedule: object = field(default=None, repr=False, compare=False)
 
 

@@ -56,12 +56,15 @@ class CardGrab:
     offset: float64[3] — last point minus the pointer's z = 0 plane point at the press
     (the seed's grab offset), units. target: float64[3] — where the last point is pulled.
     follow: fraction of the gap to the target the last point closes per strap step.
+    tilt_while_held: the held card tilts with the hand (ours); False, as the seed, it keeps
+    its pose and spin until the release.
     tilt: float64[3] — radians of tilt about X, Y, Z per unit/step of the last point's
     velocity (Y, X), Z while held; tilt_max: float64[3] — their clamps, radians;
     tilt_ease: fraction of the gap to the tilt the card turns per strap step.
     """
 
     follow: float
+    tilt_while_held: bool
     tilt: np.ndarray
     tilt_max: np.ndarray
     tilt_ease: float

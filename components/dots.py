@@ -78,15 +78,17 @@ class DotColours:
 class Shockwaves:
     """A fixed pool of click rings (the seed's force 3); any number alive up to its capacity.
 
-    x, y: float64[cap] — ring centres, px; age: float64[cap] — seconds since the click;
-    alive: bool[cap]. A new ring takes a free slot, or the oldest ring's when all are alive.
+    x, y: float64[cap] — ring centres, px; steps: int64[cap] — steps the ring has pushed,
+    its click's own step included, so its age is steps·dt seconds (a product: 51 steps of
+    1/60 s are exactly 0.85 s); alive: bool[cap]. A new ring takes a free slot, or the
+    oldest ring's when all are alive. Written by the ripple system.
     speed: px/s — ring radius = speed·age; band: px — half-width of the pushed band;
     strength: px — push at the front of a fresh ring; duration: s — a ring ends after this.
     """
 
     x: np.ndarray
     y: np.ndarray
-    age: np.ndarray
+    steps: np.ndarray
     alive: np.ndarray
     speed: float
     band: float
@@ -96,7 +98,7 @@ class Shockwaves:
     @classmethod
     def pool(cls, capacity: int, speed: float, band: float, strength: float, duration: float) -> "Shockwaves":
         z = np.zeros(capacity, np.float64)
-        return cls(x=z.copy(), y=z.copy(), age=z.copy(), alive=np.zeros(capacity, bool),
+        return cls(x=z.copy(), y=z.copy(), steps=np.zeros(capacity, np.int64), alive=np.zeros(capacity, bool),
                    speed=speed, band=band, strength=strength, duration=duration)
 
     @property

@@ -19,6 +19,7 @@ FRAME = (
     ("input",     "pace",          "pace:Pace"),                # lanyard: low-power cadence
     ("input",     "input",         "input:PointerInput"),       # every scene: pointer events, grabs
     ("input",     "grab_card",     "grab_card:GrabCard"),       # lanyard: press on the card
+    ("input",     "ripple",        "ripple:Ripple"),            # dot grid: an unclaimed click starts a ring
     ("integrate", "electrify",     "electrify:Electrify"),      # tendrils: a held press shakes them
     ("integrate", "blow",          "blow:Blow"),                # tendrils: wind and the travelling wave
     ("integrate", "integrate",     "integrate:Integrate"),      # Verlet: gravity, damping, move
@@ -28,7 +29,6 @@ FRAME = (
     ("relax",     "spring_card",   "spring_card:SpringCard"),   # lanyard: the card's spring-back
     ("emit",      "emit_sparks",   "emit_sparks:EmitSparks"),   # tendrils: fast tips throw sparks
     ("emit",      "fly_sparks",    "fly_sparks:FlySparks"),     # tendrils: sparks fly and fade
-    ("emit",      "ripple",        "ripple:Ripple"),            # dot grid: a click starts a ring
     ("render",    "draw_dots",     "draw_dots:DrawDots"),
     ("render",    "draw_lanyard",  "draw_lanyard:DrawLanyard"),
     ("render",    "draw_links",    "draw_links:DrawLinks"),

@@ -4,9 +4,13 @@ Reads: Constraints, Bounds (optional). Writes: Points.pos, Constraints.schedule 
 
 Sequential Gauss–Seidel, as the seeds: constraints are repaired one after another
 in their declared order, each moving its two ends by the error weighted by their
-inverse mass — half each for two free points, the whole correction to the free
-end when the other is pinned. Fixing one pair disturbs its neighbour, so the
-sweep repeats `passes` times; stiffness is an iteration count, and because only
+inverse mass — half each for two free points. When one end is pinned the free end
+takes `Constraints.share` of the error: half in seeds 001 and 000 §04 (their loops
+move each unpinned end by half and simply skip the pinned one), the whole of it in
+seed 002 (the first segment gives point 1 the full correction). In the solver a
+repair divides the error by D = wi + wj, or by (wi + wj) / share when one weight is
+0, so share = 1 is the plain inverse-mass split. Fixing one pair disturbs its
+neighbour, so the sweep repeats `passes` times; stiffness is an iteration count, and because only
 positions move the solver cannot inject energy. Free points are clamped into the
 bounds box in the same pass, so a rope pressed into the floor slides and buckles.
 
@@ -50,7 +54,7 @@ from ropework.systems.services.kernels import kernel
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
 MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, interleaved: as fast, with no idle lanes
-FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's wi + wj, rest
+FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
 
@@ -64,6 +68,16 @@ def _select(typingctx, cond, x, y):
     def codegen(context, builder, signature, args):
         return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
     return x(types.boolean, x, y), codegen
+
+
+@numba.njit(inline="always")
+def divisor(wi, wj, share):
+    """D, the error's divisor for a repair of weights wi, wj (float32): wi + wj, or
+    (wi + wj) / share when exactly one end is pinned. Then end i moves error·wi/D."""
+    w = wi + wj
+    if (wi == 0.0) != (wj == 0.0):   # a branch, not a select: most repairs skip the division
+        w = w / share
+    return w
 
 
 @kernel()
@@ -289,7 +303,7 @@ def schedule(con: Constraints, shape) -> np.ndarray:
 def _repair_lanes(s, o, lanes, three, halves):
     """Repair k of ``lanes`` chains at once (o = k * FIELDS * lanes), with the sequential
     loop's operations in its order, lane by lane. A lane whose repair has no weight
-    (padding, or both ends pinned) selects its old bits back."""
+    (padding, or both ends pinned: D = 0) selects its old bits back."""
     row = FIELDS * lanes
     for lane in range(lanes):
         t = o + lane
@@ -314,7 +328,7 @@ def _repair_lanes(s, o, lanes, three, halves):
         wi = s[3 * lanes + t]
         wj = s[3 * lanes + u]
         w = s[4 * lanes + t]
-        if halves:   # w is 0, 1 or 2: dividing by it is multiplying by 1 or 0.5, to the bit
+        if halves:   # D is 0, 1 or 2: dividing by it is multiplying by 1 or 0.5, to the bit
             f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, 0.5, 1.0)
         else:
             f = (dist - s[5 * lanes + t]) / dist / w
@@ -344,7 +358,7 @@ def _clamp_lanes(s, q, lo, hi, rows, lanes):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes, three):
+def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes, three, share):
     """One group of chains: gather into the lane scratch, `passes` passes (each followed by
     the clamp), scatter back. ``lanes`` and ``three`` are constants at every call."""
     d = pos.shape[1]
@@ -361,13 +375,18 @@ def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes
                 s[2 * lanes + t] = pos[q, 2]
             v = _select(p >= 0, inv_mass[q], np.float32(0.0))
             s[3 * lanes + t] = v
-            halves &= (v == 0.0) | (v == 1.0)   # then every wi + wj is 0, 1 or 2
+            halves &= (v == 0.0) | (v == 1.0)
+    halves &= (share == 0.5) | (share == 1.0)   # then every divisor is 0, 1 or 2
     for k in range(reps):
         for lane in range(lanes):
             c = cmap[k * lanes + lane]
             t = k * row + lane
             s[5 * lanes + t] = rest[max(c, 0)]
-            s[4 * lanes + t] = _select(c >= 0, s[3 * lanes + t] + s[3 * lanes + t + row], np.float32(0.0))
+            wi = s[3 * lanes + t]
+            wj = s[3 * lanes + t + row]
+            w = wi + wj               # `divisor`, branch-free so the lanes vectorise
+            w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
+            s[4 * lanes + t] = _select(c >= 0, w, np.float32(0.0))
     for _ in range(passes):
         for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
             if halves:
@@ -391,7 +410,7 @@ def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes
 
 
 @kernel(error_model="numpy")
-def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap):
+def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share):
     """Every group of chains, each in its own pass of the lane scratch."""
     ng = groups.shape[0] - 1
     kmax = 0
@@ -404,13 +423,13 @@ def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap):
         cm = cmap[groups[g, 0]:groups[g + 1, 0]]
         pm = pmap[groups[g, 1]:groups[g + 1, 1]]
         if pos.shape[1] == 3 and w == WIDE:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True)
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
         elif pos.shape[1] == 3:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True)
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
         elif w == WIDE:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False)
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False, share)
         else:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False)
+            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False, share)
 
 
 @kernel()
@@ -427,18 +446,22 @@ def clamp(pos, inv_mass, points, lo, hi):
 
 
 @kernel(error_model="numpy")
-def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
+def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, share):
     """`passes` sweeps over ``order`` one repair at a time, clamping ``free`` after each."""
     d = pos.shape[1]
     boxed = lo.shape[0] == d
+    m = order.shape[1]
+    dv = np.empty(m, np.float32)      # each repair's divisor, once per call: the passes only read it
+    for t in range(m):
+        dv[t] = divisor(inv_mass[order[1, t]], inv_mass[order[2, t]], share)
     for _ in range(passes):
-        for t in range(order.shape[1]):
+        for t in range(m):
             c = order[0, t]
             i = order[1, t]
             j = order[2, t]
             wi = inv_mass[i]
             wj = inv_mass[j]
-            w = wi + wj
+            w = dv[t]
             if w == 0.0:
                 continue
             if d == 2:   # the general loop below, unrolled: same operations in the same order
@@ -479,26 +502,28 @@ def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free):
 
 
 @kernel()
-def solve(pos, inv_mass, rest, passes, lo, hi, packed):
+def solve(pos, inv_mass, rest, passes, lo, hi, packed, share):
     """`passes` sweeps over the constraints, in place, with the bits of their declared order;
-    ``packed`` is their `plan(n, d in (2, 3), a, b)`. lo/hi empty: no box."""
+    ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` (float32) the free end's part
+    of the error when the other end is pinned. lo/hi empty: no box."""
     if passes <= 0:
         return
+    s32 = np.float32(share)           # float32 / float32: the same D in both paths, whatever the caller passed
     groups, cmap, pmap, order, free, loose = unpack(packed)
     if groups.shape[0] > 1:
-        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap)
+        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32)
     if order.shape[1] > 0:
-        _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free)
+        _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
     if lo.shape[0] == pos.shape[1]:
         clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
 
 
 @kernel()
-def relax(pos, inv_mass, a, b, rest, passes, lo, hi):
+def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
     (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
     n, d = pos.shape
-    solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b))
+    solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b), share)
 
 
 class Relax(esper.Processor):
@@ -506,4 +531,4 @@ class Relax(esper.Processor):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             box = esper.try_component(ent, Bounds)
             lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
-            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, schedule(con, pts.pos.shape))
+            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, schedule(con, pts.pos.shape), con.share)

@@ -9,8 +9,9 @@ dot's rest position (seed 000, section 03):
 2. velocity — when the pointer moved fast since the previous step (speed factor
    min(speed/speed_trigger, 1) above `threshold`), within reach·proximity,
    share·max_push·(1 − d/(reach·proximity))·factor: a swipe shoves a wider ring;
-3. shockwave — each live ring of radius speed·age pushes the dots within `band`
-   of its front by strength·(1 − age)·(1 − |d − radius|/band), like a water ripple.
+3. shockwave — each live ring of radius speed·age (age = its steps·dt, set by the
+   ripple system, which runs first) pushes the dots within `band` of its front by
+   strength·(1 − age)·(1 − |d − radius|/band), like a water ripple.
 The largest of the pushes' factors is the colour force; the colour's target is
 base + (active − base)·force, and the colour closes `ease` of the gap each step
 so it never jumps. The seed sets the offset to the sum outright; with `inertia`
@@ -33,7 +34,7 @@ from ropework.systems.services.kernels import kernel
 def repel(origin, offset, velocity, colour,
           px, py, pointer_on, speed_factor,
           proximity, max_push, reach, share, threshold, colour_share,
-          ring_x, ring_y, ring_age, ring_alive, ring_speed, band, strength,
+          ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
           base, active, ease, inertia, spring, spring_damping, dt):
     """One step for every dot, in place. Direction from a source at the dot's own
     position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
@@ -47,14 +48,15 @@ def repel(origin, offset, velocity, colour,
     k = 0
     for r in range(ring_alive.shape[0]):
         if ring_alive[r]:
-            radius = ring_speed * ring_age[r]
+            age = ring_steps[r] * dt
+            radius = ring_speed * age
             inner = max(0.0, radius - band)
             live[k, 0] = ring_x[r]
             live[k, 1] = ring_y[r]
             live[k, 2] = radius
             live[k, 3] = inner * inner
             live[k, 4] = (radius + band) ** 2
-            live[k, 5] = 1.0 - ring_age[r]
+            live[k, 5] = 1.0 - age
             k += 1
     for i in range(n):
         ox = origin[i, 0]
@@ -123,5 +125,5 @@ class Repel(esper.Processor):
             repel(grid.origin, grid.offset, grid.velocity, grid.colour,
                   float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
                   rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold, rep.colour_share,
-                  rings.x, rings.y, rings.age, rings.alive, rings.speed, rings.band, rings.strength,
+                  rings.x, rings.y, rings.steps, rings.alive, rings.speed, rings.band, rings.strength,
                   col.base, col.active, col.ease, rep.inertia, rep.spring, rep.spring_damping, frame.dt)

@@ -2,14 +2,18 @@
 
 Reads: Pointer.pressed/claimed_by/x/y, Layer, Frame.dt. Writes: Shockwaves.
 
-Runs in the emit stage, after every input-stage system has had the chance to
-claim the press: a press a layer above the grid took (a card, a rope) makes no
-ring; a press nobody took, or that a layer below took, does. Live rings age by
-one step and end once older than `duration` (the seed's 0.85 s: long enough to
-see the ring spread, short enough not to smear into the next click). A new ring
-takes a free slot of the fixed pool, or the oldest ring's when all are in use,
-so any number of rings can play at once and nothing is allocated per step. A
-ring starts at age 0 and first pushes in the next step's repel.
+Runs last in the input stage: after every system that may claim a press (a card,
+a rope), before repel pushes the dots. A press a layer above the grid took makes
+no ring; a press nobody took, or that a layer below took, does. As in the seed,
+whose click handler stamps ``performance.now()`` and whose very next frame already
+pushes at radius·age, a ring pushes in the step of its click: the click is taken
+at the start of the step, so the state that step produces is one step (dt) old.
+Then every live ring is one step older, and a ring older than `duration` ends
+(the seed's ``age > 0.85``). The age is steps·dt, one product rather than a running
+sum, so a ring of 1/60 s steps lives exactly 51 steps, ages dt … 0.85 s, as many
+frames as the seed's at 60 Hz. A new ring takes a free slot of the fixed pool, or
+the oldest ring's when all are in use, so any number of rings can play at once and
+nothing is allocated per step.
 """
 from __future__ import annotations
 
@@ -21,19 +25,17 @@ from ropework.components.pointer import Pointer
 from ropework.components.render import Layer
 from ropework.systems.input import claimed_above
 
-AGE_SLACK = 1e-9   # s: ages are sums of 1/60 s steps; forgive their rounding at the duration
-
 
 def age_rings(rings: Shockwaves, dt: float) -> None:
-    """Advance every live ring by dt seconds and retire those past their duration."""
-    rings.age[rings.alive] += dt
-    rings.alive &= rings.age <= rings.duration + AGE_SLACK
+    """Make every live ring one step older and retire those past their duration."""
+    rings.steps[rings.alive] += 1
+    rings.alive &= rings.steps * dt <= rings.duration
 
 
 def start_ring(rings: Shockwaves, x: float, y: float) -> int:
-    """Start a ring at (x, y), age 0, in a free slot or the oldest one; return the slot."""
-    slot = int(np.argmin(rings.alive)) if not rings.alive.all() else int(np.argmax(rings.age))
-    rings.x[slot], rings.y[slot], rings.age[slot], rings.alive[slot] = x, y, 0.0, True
+    """Start a ring at (x, y), no steps old, in a free slot or the oldest one; return the slot."""
+    slot = int(np.argmin(rings.alive)) if not rings.alive.all() else int(np.argmax(rings.steps))
+    rings.x[slot], rings.y[slot], rings.steps[slot], rings.alive[slot] = x, y, 0, True
     return slot
 
 
@@ -41,9 +43,8 @@ class Ripple(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), None)
         for ent, rings in esper.get_component(Shockwaves):
+            if ptr is not None and ptr.pressed:
+                layer = esper.try_component(ent, Layer)
+                if not claimed_above(ptr, layer.z if layer else 0):
+                    start_ring(rings, ptr.x, ptr.y)
             age_rings(rings, frame.dt)
-            if ptr is None or not ptr.pressed:
-                continue
-            layer = esper.try_component(ent, Layer)
-            if not claimed_above(ptr, layer.z if layer else 0):
-                start_ring(rings, ptr.x, ptr.y)

@@ -1,4 +1,4 @@
-"""Spring card: lock the badge to the strap's end and turn it — tilting while held, springing back after.
+"""Spring card: lock the badge to the strap's end and turn it — springing back after a release.
 
 Reads: Points (last point), CardGrab, CardSpring, Cadence. Writes: Card.pos, Card.rot, Card.spin.
 
@@ -13,11 +13,13 @@ clamp(−lift_gain·v_y, ±lift_max) and rot Y toward 0 with angular acceleratio
 multiplied by max(keep_min, 1 − (drag·|ω| + drag_base)), so fast swings lose
 more (air) and a slow one still dies out.
 
-Held (ours; the seed leaves it open): the card eases toward a tilt set by the
-hand's velocity — about X by −tilt_x·v_y (the release target's sign), about Y
-turned into the motion by tilt_y·v_x, about Z trailing by −tilt_z·v_x — each
-clamped, and its spin is the tilt's rate of change, so a release carries that
-spin into the spring and the card visibly bounces.
+Held: as the seed (its spring runs only ``if (!isDragging)``), the card's rotation
+and spin are left as they were at the press, and the release resumes from them.
+With `CardGrab.tilt_while_held` (a level option, ours) the card instead eases toward
+a tilt set by the hand's velocity — about X by −tilt_x·v_y (the release target's
+sign), about Y turned into the motion by tilt_y·v_x, about Z trailing by −tilt_z·v_x —
+each clamped, and its spin is the tilt's rate of change, so a release carries that
+spin into the spring and the card rocks far more than the seed's.
 """
 from __future__ import annotations
 
@@ -60,6 +62,7 @@ class SpringCard(esper.Processor):
                 continue
             v = pts.pos[-1].astype(np.float64) - pts.prev[-1]
             if grab.held:
-                tilt(card, grab, v, spring.dt)
+                if grab.tilt_while_held:
+                    tilt(card, grab, v, spring.dt)
             else:
                 spring_back(card, spring, float(v[1]))

@@ -33,6 +33,8 @@ SCHEMA = table(
     Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
     Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
     Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("pin_share", "float", rope_defaults.PIN_SHARE, "share of a link's length error its free end takes when the other end is pinned (an anchor, a pinned grab): 0.5 as the rope seed's solver, "
+        "1 the whole of it", lo=0.5, hi=1.0),
     Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
     Key("grab_pins", "bool", True, "the held point is pinned to the cursor (true) or, as the rope seed, put "
         "there each step and left to the solver (false)"),
@@ -90,7 +92,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     m = cfg["margin"]
     return esper.create_entity(
         points, pins, layer,
-        Constraints(a=a, b=b, rest=rest, passes=cfg["passes"]),
+        Constraints(a=a, b=b, rest=rest, passes=cfg["passes"], share=cfg["pin_share"]),
         Forces(gravity=np.array([0.0, cfg["gravity"]], np.float32), damping=cfg["damping"]),
         Bounds(lo=np.array([m, m], np.float32), hi=np.array([frame.width - m, frame.height - m], np.float32)),
         Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),

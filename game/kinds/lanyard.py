@@ -7,6 +7,17 @@ space is the seed's three.js space: scene units, y up, a perspective camera at
 (0, 0, 30) looking at the origin. The badge (`components.card`) rides the last
 point; grab_card, drag_card and spring_card move it; draw_lanyard renders it.
 
+The start is the seed's pose — a straight strap from the anchor at `start_angle`
+(52°) up and to the right, off-screen, exactly `rest` apart — at rest: each point's
+previous position is its position. The seed's code writes ``prev = (0, 0, 0)``,
+which read literally gives every node a first-step velocity equal to its whole
+position and flings the strap off-screen; its prose says the chain should "hang
+naturally from the upper right off-screen" and fall in, and that is what this does.
+
+Held, the card keeps its pose and spin as the seed's does (its spring runs only
+when not dragging); ``tilt_while_held = true`` tilts it with the hand instead and
+carries that spin into the release (see `ropework.systems.spring_card`).
+
 Low power (the seed's mobile mode): fewer nodes and a 1/30 s step. The engine
 steps at 1/60 s, so the strap takes one step every `low_power_every` engine
 steps (`Cadence`; the pace system holds it still in between) and its gravity
@@ -52,6 +63,8 @@ ANCHOR = (0.0, 5.4, 0.0)   # units: just above the top edge of the view, so the 
 GRAVITY = -40.0            # units/s² along y: ×4 real gravity, because the scene is small (seed)
 DAMPING = 0.97             # fraction of velocity kept per strap step: 3 % lost each step
 PASSES = 10                # Gauss–Seidel passes per step: the seed's loop runs 10 (its text says 8–10)
+PIN_SHARE = 0.5            # of the first link's error, the part node 1 takes: the seed skips the anchor
+                           # (`if (i > 0)`) and moves node 1 by its usual half
 START_ANGLE = 52.0         # degrees from straight up toward +x: the strap starts off-screen right and falls in
 FOLLOW = 0.35              # fraction of the gap to the drag target the last point closes per step
 LOW_POWER_NODES = 15       # the seed's mobile chain
@@ -89,7 +102,8 @@ SPIN_DRAG = 0.015          # per rad/s: faster spin loses more per step (air)
 SPIN_DRAG_BASE = 0.01      # fraction of spin lost per step regardless of speed
 SPIN_KEEP_MIN = 0.85       # a step never removes more than 15 % of the spin
 
-# Tilt while dragging (ours: the seed leaves it open), per unit/step of the last point's velocity.
+# Tilt while dragging (ours, off by default: the seed's card keeps its pose while held), per unit/step of
+# the last point's velocity.
 TILT_X = 3.0               # rad: moving up tips the card's face up (about X, same sign as the release target)
 TILT_Y = 3.0               # rad: moving sideways turns the card toward its motion (about Y)
 TILT_Z = 4.0               # rad: moving sideways lets the bottom trail behind (about Z)
@@ -124,7 +138,10 @@ SCHEMA = table(
     _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5),
     _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0),
     Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500),
-    _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees", -360.0, 360.0),
+    _f("pin_share", PIN_SHARE, "share of the first link's length error node 1 takes (node 0 is the anchor): "
+       "0.5 as seed 000's code, 1 the whole of it (a strap stiffer under the anchor)", 0.5, 1.0),
+    _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees; the strap starts "
+       "there at rest (previous position = position), not with the seed's literal prev = (0, 0, 0)", -360.0, 360.0),
     _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0),
     Key("low_power", "bool", False, "the seed's mobile mode: low_power_nodes, a 1/30 s step, pixel ratio ≤ 1.5"),
     Key("low_power_nodes", "int", LOW_POWER_NODES, "strap points in low power", lo=2, hi=MAX_NODES),
@@ -159,6 +176,8 @@ SCHEMA = table(
     _f("spin_drag", SPIN_DRAG, "spin lost per step per rad/s", 0.0, 1.0),
     _f("spin_drag_base", SPIN_DRAG_BASE, "spin fraction lost per step", 0.0, 1.0),
     _f("spin_keep_min", SPIN_KEEP_MIN, "spin fraction always kept per step", 0.0, 1.0),
+    Key("tilt_while_held", "bool", False, "while held, tilt the card with the hand's velocity (the tilt_* keys) and "
+        "carry that spin into the release; false: as the seed, the card keeps its pose and spin until released"),
     _f("tilt_x", TILT_X, "while held: rot X per unit/step of y velocity, rad", -100.0, 100.0),
     _f("tilt_y", TILT_Y, "while held: rot Y per unit/step of x velocity, rad", -100.0, 100.0),
     _f("tilt_z", TILT_Z, "while held: −rot Z per unit/step of x velocity, rad", -100.0, 100.0),
@@ -252,7 +271,7 @@ def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -
     no_box = np.zeros(0, np.float32)
     for _ in range(steps):                       # steps of the whole strap: one kernel call each, no per-point loop
         integrate(points.pos, points.prev, points.inv_mass, forces.gravity, no_extra, forces.damping, STEP)
-        relax(points.pos, points.inv_mass, con.a, con.b, con.rest, con.passes, no_box, no_box)
+        relax(points.pos, points.inv_mass, con.a, con.b, con.rest, con.passes, no_box, no_box, con.share)
     points.prev[:] = points.pos
 
 
@@ -265,7 +284,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pins = Pins(index=np.array([0], np.int32), anchor=points.pos[:1].copy())
     pins.apply(points)
     a, b = Ropes.of_counts([n]).chain_constraints()
-    con = Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"])
+    con = Constraints(a=a, b=b, rest=np.full(len(a), cfg["rest"], np.float32), passes=cfg["passes"],
+                      share=cfg["pin_share"])
     forces = Forces(gravity=np.array([0.0, cfg["gravity"] * every * every, 0.0], np.float32), damping=cfg["damping"])
     if frame.reduced_motion:
         hang_at_rest(points, con, forces, HANG_STEPS)
@@ -273,7 +293,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     card = Card(size=size, drop=cfg["card_drop"], hang=np.array([0.0, 0.0, -cfg["card_offset"]]),
                 proxy_margin=cfg["proxy_margin"])
     card.pos = points.pos[-1].astype(np.float64) + card.hang
-    grab = CardGrab(follow=cfg["follow"],
+    grab = CardGrab(follow=cfg["follow"], tilt_while_held=cfg["tilt_while_held"],
                     tilt=np.array([cfg["tilt_x"], cfg["tilt_y"], cfg["tilt_z"]]),
                     tilt_max=np.array([cfg["tilt_max_x"], cfg["tilt_max_y"], cfg["tilt_max_z"]]),
                     tilt_ease=cfg["tilt_ease"])

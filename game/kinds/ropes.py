@@ -15,6 +15,8 @@ from ropework.schema import Key, table
 GRAVITY = 900.0      # px/s², downward: the seed's pull
 SEGMENT = 11.0       # rest length between neighbouring points, px
 PASSES = 14          # relaxation passes per step; two would read as elastic
+PIN_SHARE = 0.5      # of a link's error, the part its free end takes when the other end is pinned:
+                     # seed 001's relax() moves each unpinned end by half and the pinned one not at all
 DAMPING = 0.995      # fraction of implied velocity kept per step, via the Verlet history
 GRAB_RADIUS = 46.0   # px: a press this close to a free point picks it up
 MARGIN = 2.0         # px: free points are clamped this far inside the window box
@@ -43,6 +45,8 @@ SCHEMA = table(
     Key("gravity", "float", GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
     Key("damping", "float", DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
     Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("pin_share", "float", PIN_SHARE, "share of a link's length error its free end takes when the other end is pinned (an anchor, a pinned grab): 0.5 as seed 001's code, 1 the whole of it "
+        "(stiffer right under the rail)", lo=0.5, hi=1.0),
     Key("segment", "float", SEGMENT, "rest length between neighbouring points, px", lo=0.5, hi=1000.0),
     Key("grab_radius", "float", GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
     Key("grab_pins", "bool", False, "the held point is pinned to the cursor (true) or, as the seed, put there "
@@ -85,7 +89,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
     return esper.create_entity(
         points, pins, ropes, style, layer,
-        Constraints(a=a, b=b, rest=np.full(len(a), cfg["segment"], np.float32), passes=cfg["passes"]),
+        Constraints(a=a, b=b, rest=np.full(len(a), cfg["segment"], np.float32), passes=cfg["passes"],
+                    share=cfg["pin_share"]),
         Forces(gravity=np.array([0.0, cfg["gravity"]], np.float32), damping=cfg["damping"]),
         Bounds(lo=np.array([m, m], np.float32), hi=np.array([w - m, h - m], np.float32)),
         Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),

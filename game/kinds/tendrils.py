@@ -37,6 +37,7 @@ PHASE_MAX = 6.28        # rad: per-rope phases are uniform in 0..this (the seed'
 GRAVITY = 380.0         # px/s²: pull along each rope's own direction
 FAN = 2.4               # rad: spread of the gravity directions around straight down (about ±64° for 16)
 PASSES = 4              # relaxation passes per step: the seed's elastic stretch when whipped
+PIN_SHARE = 1.0         # of the first link's error, the part point 1 takes: seed 002 gives it the whole
 DRAG = 0.985            # fraction of velocity kept per step
 WIND = 160.0            # px/s²: per-rope fast horizontal wind, scaled by i/n along the rope
 GUST = 80.0             # px/s²: slow wind shared by the bundle (offset by the rope index)
@@ -95,6 +96,8 @@ SCHEMA = table(
     Key("gravity", "float", GRAVITY, "pull along each rope's own direction, px/s²", lo=-100_000.0, hi=100_000.0),
     Key("fan", "float", FAN, "spread of the gravity directions around straight down, rad", lo=0.0, hi=2 * math.pi),
     Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("pin_share", "float", PIN_SHARE, "share of the first link's length error point 1 takes (point 0 "
+        "is pinned to the pointer): 1 as seed 002's code, 0.5 half of it", lo=0.5, hi=1.0),
     Key("drag", "float", DRAG, "fraction of velocity kept per step", lo=0.0, hi=1.0),
     Key("wind", "float", WIND, "per-rope fast horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0),
     Key("gust", "float", GUST, "shared slow horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0),
@@ -197,7 +200,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     return esper.create_entity(
         points, ropes, tendrils, look, sparks, layer,
         PointerPins(index=ropes.start.copy(), offset=offset.astype(np.float32)),
-        Constraints(a=a, b=b, rest=segment[rope_of[a]].astype(np.float32), passes=cfg["passes"]),
+        Constraints(a=a, b=b, rest=segment[rope_of[a]].astype(np.float32), passes=cfg["passes"],
+                    share=cfg["pin_share"]),
         Forces(gravity=np.zeros(2, np.float32), damping=cfg["drag"], extra=np.zeros((n, 2), np.float32)),
         *([Autopilot(home=home, after=cfg["autopilot_after"])] if cfg["autopilot"] else []),
     )

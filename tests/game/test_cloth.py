@@ -36,8 +36,10 @@ def test_cloth_hangs_with_pins_fixed_and_links_near_rest(scenes):
     scene.step(300)
     assert np.array_equal(pts.pos[pins.index], anchors)
     s = stretch(pts, con)
-    # 14 sequential passes over a 32-deep column: the top links carry the whole column's weight
-    assert s.mean() < 0.02 and s.max() < 0.15
+    # 14 sequential passes over a 32-deep column: the top links carry the whole column's weight, and
+    # the link under a pin gets the rope seed's half share of its error (seed 001's relax): ≈23 %
+    # long at rest, where the whole-correction rule held it to ≈12 %
+    assert s.mean() < 0.02 and s.max() < 0.3
 
 
 def test_grab_pins_the_point_to_the_cursor_and_release_throws(scenes):
@@ -81,7 +83,8 @@ def test_pin_every_always_holds_both_top_corners(cols, every, want):
 def test_the_shipped_cloth_hangs_even_not_in_a_spike_at_the_right(scenes):
     """48 columns pinned every 4 stopped at column 44: the three right-hand columns dangled and stuck out
     in a spike at the bottom right (37.8 px from its mirror image at rest). Both corners pinned, the cloth
-    at rest is its own mirror image but for the row-major sweep's small bias (6.0 px)."""
+    at rest is its own mirror image but for the row-major sweep's bias and the last pin gap being 3
+    columns, not 4 (6.0 px with the whole correction at pins; 10.7 px with the seeds' half share)."""
     scene = scenes(LEVELS / "cloth.toml", size=(1280, 720))
     pts, _, pins = body(scene)
     assert {0, 47} <= set(pins.index.tolist())
@@ -89,4 +92,4 @@ def test_the_shipped_cloth_hangs_even_not_in_a_spike_at_the_right(scenes):
     pos = pts.pos.reshape(32, 48, 2).astype(float)
     mirror = pos[:, ::-1].copy()
     mirror[..., 0] = scene.width - mirror[..., 0]
-    assert np.abs(mirror - pos).max() < 10.0
+    assert np.abs(mirror - pos).max() < 15.0

@@ -9,7 +9,7 @@ from ropework.systems.drag_card import DragCard
 
 def test_the_last_point_moves_a_fixed_fraction_of_the_gap_after_integrate():
     pts = Points.at(np.array([[0, 5.4, 0], [0.1, 5.3, 0], [0.5, 5.0, 0.2]], np.float32))
-    grab = CardGrab(follow=0.35, tilt=np.zeros(3), tilt_max=np.zeros(3), tilt_ease=0.2,
+    grab = CardGrab(follow=0.35, tilt_while_held=False, tilt=np.zeros(3), tilt_max=np.zeros(3), tilt_ease=0.2,
                     held=True, target=np.array([1.5, 3.0, 0.2]))
     cad = Cadence(every=1)
     esper.create_entity(pts, grab, cad)

@@ -20,14 +20,19 @@ from ropework.systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads
 
 
 @numba.njit(cache=True)
-def sequential(pos, inv_mass, a, b, rest, passes, lo, hi):
+def sequential(pos, inv_mass, a, b, rest, passes, lo, hi, share):
+    """Every constraint in order: the error split by inverse mass, and a link with one end
+    pinned giving its free end ``share`` of it (the error over (wi + wj) / share)."""
     n, d = pos.shape
     boxed = lo.shape[0] == d
+    share = np.float32(share)
     for _ in range(passes):
         for c in range(a.shape[0]):
             i, j = a[c], b[c]
             wi, wj = inv_mass[i], inv_mass[j]
             w = wi + wj
+            if (wi == 0.0) != (wj == 0.0):
+                w = w / share
             if w == 0.0:
                 continue
             dist2 = 0.0
@@ -130,11 +135,15 @@ def state(rng, n, m, d):
     return pos, inv, rest
 
 
+SHARES = (0.5, 1.0, 0.75, 0.6)   # the seeds' half and whole, and values between whose divisions round
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("d", [2, 3])
 def test_same_bits_as_the_plain_sequential_sweep(kind, d):
     rng = np.random.default_rng([KINDS.index(kind), d])
-    for _ in range(25):
+    for t in range(25):
+        share = SHARES[t % len(SHARES)]
         n, a, b = graph(rng, kind)
         pos, inv, rest = state(rng, n, len(a), d)
         passes = int(rng.integers(0, 9))
@@ -143,9 +152,9 @@ def test_same_bits_as_the_plain_sequential_sweep(kind, d):
         hi = np.full(d if box else 0, 130, np.float32)
         want, got = pos.copy(), pos.copy()
         for _ in range(3):
-            sequential(want, inv, a, b, rest, passes, lo, hi)
-            relax(got, inv, a, b, rest, passes, lo, hi)
-        assert np.array_equal(want.view(np.uint32), got.view(np.uint32)), (kind, n, len(a), passes, box)
+            sequential(want, inv, a, b, rest, passes, lo, hi, share)
+            relax(got, inv, a, b, rest, passes, lo, hi, share)
+        assert np.array_equal(want.view(np.uint32), got.view(np.uint32)), (kind, n, len(a), passes, box, share)
 
 
 @pytest.mark.parametrize("d", [1, 4])
@@ -157,8 +166,8 @@ def test_other_dimensions_take_the_level_order_only(d):
         pos, inv, rest = state(rng, n, len(a), d)
         lo, hi = np.full(d, 80, np.float32), np.full(d, 130, np.float32)
         want, got = pos.copy(), pos.copy()
-        sequential(want, inv, a, b, rest, 5, lo, hi)
-        relax(got, inv, a, b, rest, 5, lo, hi)
+        sequential(want, inv, a, b, rest, 5, lo, hi, 0.5)
+        relax(got, inv, a, b, rest, 5, lo, hi, 0.5)
         assert np.array_equal(want.view(np.uint32), got.view(np.uint32))
 
 
@@ -228,7 +237,7 @@ def test_groups_fill_wide_then_narrow_and_leave_a_few_ropes_to_the_level_order()
 
 def test_schedule_is_cached_and_rebuilt_when_the_links_are_replaced():
     n, a, b = chains([6, 9, 4] * 12, spare=2)
-    con = Constraints(a=a, b=b, rest=np.full(len(a), 5.0, np.float32), passes=4)
+    con = Constraints(a=a, b=b, rest=np.full(len(a), 5.0, np.float32), passes=4, share=0.5)
     first = schedule(con, (n, 2))
     assert schedule(con, (n, 2)) is first                               # same arrays: no rebuild
     assert schedule(con, (n + 1, 2)) is not first                       # more points: rebuilt
@@ -247,7 +256,7 @@ def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
     a, b = np.r_[a, ga].astype(np.int32), np.r_[b, gb].astype(np.int32)
     pos, inv, rest = state(rng, n + 20, len(a), 2)
     pts = Points(pos=pos.copy(), prev=pos.copy(), inv_mass=inv)
-    con = Constraints(a=a, b=b, rest=rest, passes=6)
+    con = Constraints(a=a, b=b, rest=rest, passes=6, share=0.5)
     box = Bounds(lo=np.full(2, 70, np.float32), hi=np.full(2, 140, np.float32))
     esper.create_entity(pts, con, box)
     want = pos.copy()
@@ -256,7 +265,7 @@ def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
             keep = rng.random(len(con.a)) > 0.1
             con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
         Relax().process(None)
-        sequential(want, inv, con.a, con.b, con.rest, con.passes, box.lo, box.hi)
+        sequential(want, inv, con.a, con.b, con.rest, con.passes, box.lo, box.hi, con.share)
         assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), step
 
 
@@ -272,6 +281,6 @@ def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)
     pos, inv, rest = state(np.random.default_rng(0), n, len(a), 2)
     no = np.zeros(0, np.float32)
-    kernel(pos, inv, rest, 1, no, no, groups, cmap, pmap)
+    kernel(pos, inv, rest, 1, no, no, groups, cmap, pmap, np.float32(0.5))
     asm = "\n".join(kernel.inspect_asm().values())
     assert re.search(r"\bv?sqrtpd\s", asm) and re.search(r"\bv?divpd\s", asm)

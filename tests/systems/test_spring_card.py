@@ -60,7 +60,8 @@ def test_released_rotation_rings_down_below_a_hundredth_of_a_radian():
 
 
 def test_held_card_eases_toward_its_velocity_tilt_and_keeps_the_rate_as_spin():
-    g = CardGrab(follow=0.35, tilt=np.array([3.0, 3.0, 4.0]), tilt_max=np.array([0.5, 0.7, 0.6]), tilt_ease=0.2)
+    g = CardGrab(follow=0.35, tilt_while_held=True, tilt=np.array([3.0, 3.0, 4.0]), tilt_max=np.array([0.5, 0.7, 0.6]),
+                 tilt_ease=0.2)
     c = card((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     v = np.array([0.1, 0.05, 0.0])                   # moving right and up, units per step
     tilt(c, g, v, 1 / 60)
