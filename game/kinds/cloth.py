@@ -8,6 +8,7 @@ from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkSt
 from ropework.systems.services.colour import parse_colour
 from ropework.kinds import Kind, kind
 from ropework.kinds import ropes as rope_defaults
+from ropework.live import into
 from ropework.schema import Key, table
 
 COLS = 40          # points across
@@ -28,15 +29,20 @@ SCHEMA = table(
         "every `pin_every`-th top point, or none", choices=("top", "corners", "every", "none")),
     Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points", lo=1, hi=MAX_SIDE),
     Key("shear", "bool", False, "add diagonal constraints too (resists shearing)"),
-    Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
-    Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
-    Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
-    Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
+    Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0,
+        live=rope_defaults.live_gravity),
+    Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0,
+        live=into(Forces, "damping")),
+    Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500,
+        live=into(Constraints, "passes")),
+    Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0,
+        live=into(Grab, "radius")),
     Key("grab_pins", "bool", True, "the held point is pinned to the cursor (true) or, as the rope seed, put "
-        "there each step and left to the solver (false)"),
-    Key("margin", "float", rope_defaults.MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0),
-    Key("colour", "colour", "#00d4ff", "line colour"),
-    Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0),
+        "there each step and left to the solver (false)", live=rope_defaults.live_grab_pins),
+    Key("margin", "float", rope_defaults.MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0,
+        live=rope_defaults.live_margin),
+    Key("colour", "colour", "#00d4ff", "line colour", live=into(LinkStyle, "colour", parse_colour)),
+    Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0, live=into(LinkStyle, "width")),
 )
 
 
