@@ -30,6 +30,7 @@ from pathlib import Path
 
 import esper
 import tomlkit
+from tomlkit.container import Container
 from tomlkit.exceptions import TOMLKitError
 
 from ropework import kinds, level
@@ -183,13 +184,18 @@ def _value_item(value, like=None):
     return tomlkit.item(value)
 
 
+def _item(tbl, name: str):
+    """The tomlkit item (value with its trivia: comment, spacing) of key ``name``."""
+    return (tbl if isinstance(tbl, Container) else tbl.value).item(name)
+
+
 def _replace(tbl, name: str, value) -> None:
     """Set an existing key in place: its comment stays, at the same column where it can."""
-    old = tbl.item(name) if hasattr(tbl, "item") else tbl[name]
+    old = _item(tbl, name)
     width = len(old.as_string())
-    new = _value_item(value, old.unwrap() if hasattr(old, "unwrap") else old)
+    new = _value_item(value, old.unwrap())
     tbl[name] = new
-    item = tbl.item(name) if hasattr(tbl, "item") else tbl[name]
+    item = _item(tbl, name)
     tr = item.trivia
     if tr.comment:
         tr.comment_ws = " " * max(1, len(tr.comment_ws) + width - len(item.as_string()))
