@@ -37,7 +37,7 @@ PAD = 8               # px: margin inside the panel
 ROW = 26              # px between rows
 LABEL = 140           # px: the key-name column
 FONT = 10             # pt
-BACK = (24, 26, 30, 232)          # the panel's backdrop: dark and nearly opaque, so text reads on any scene
+BACK = (24, 26, 30, 255)          # the panel's backdrop: opaque (it is copied onto the frame, not blended)
 TEXT = (235, 235, 235, 255)
 DIM = (150, 165, 175, 255)        # docs and hints
 MARK = (255, 196, 90, 255)        # a key changed from its default
@@ -159,18 +159,30 @@ class StudioView:
         self._rows: list[Row] = []
         self.enabled = False
         self.path_entry = None
+        self.dirty = True                     # the widgets may look different: lay out and render before the blit
+        self._key = None
+        self._touch = {name: self._touched for name in (
+            "on_mouse_motion", "on_mouse_press", "on_mouse_drag", "on_mouse_release", "on_mouse_scroll",
+            "on_key_press", "on_key_release", "on_text", "on_text_motion", "on_text_motion_select")}
 
     # ── shown or not ─────────────────────────────────────────────────────────
     def enable(self) -> None:
         if not self.enabled:
             self.enabled = True
             self.ui.enable()
-            self._rev = self._shape = None
+            self.window.push_handlers(**self._touch)   # above the UI's own: sees every event first
+            self._rev = self._shape = self._key = None
+            self.dirty = True
 
     def disable(self) -> None:
         if self.enabled:
             self.enabled = False
+            self.window.remove_handlers(**self._touch)
             self.ui.disable()
+
+    def _touched(self, *args, **kwargs):
+        """Any input while the panel is open may change how a widget looks (hover, press, a caret)."""
+        self.dirty = True
 
     @property
     def studio(self):
@@ -190,6 +202,12 @@ class StudioView:
         st = self.studio
         if st is None:
             return
+        key = (st.revision, st.error, self.window.width, self.window.height, self.selected, self.scroll,
+               self.ctl.save_prompt, id(st), self.hint)
+        if key == self._key:
+            return                                # an idle frame: nothing to look at again
+        self._key = key
+        self.dirty = True
         self.selected = min(self.selected, len(st.layers()) - 1)
         shape = (self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt,
                  tuple((c["name"], c["kind"], c["z"], *(len(c.get(a) or []) for a in st.schema((i,)).arrays))
@@ -204,13 +222,50 @@ class StudioView:
         self._status()
 
     def draw(self) -> None:
-        if self.enabled:
+        """Lay out and render the widgets when something may have changed (else the last picture
+        stands), then copy the panel onto the frame. A text field being typed into renders every
+        frame: its caret blinks."""
+        if not self.enabled:
+            return
+        if self.dirty or self.typing:
+            self.dirty = False
             self.ui.draw()
+            return
+        for layer in sorted(self.ui.children):       # the panel, and a drop-down's open list above it
+            if self.ui.children[layer]:
+                with self.ui.camera.activate(), self.window.ctx.enabled(self.window.ctx.BLEND):
+                    self.ui._get_surface(layer).draw()
+
+    def _install_blit(self) -> None:
+        """arcade.gui keeps the panel in a window-sized texture and blends all of it over every
+        frame — on llvmpipe several times the cost of a whole rope scene. The panel is opaque
+        and covers only its column, so its layer is copied instead: a blit of that column
+        (glBlitFramebuffer under a scissor), no blending, no texture fetch."""
+        surface = self.ui._get_surface(self.ui.DEFAULT_LAYER)   # arcade.gui's own surface for the layer
+        if getattr(surface, "_ropework_blit", False):
+            return
+        window = self.window
+
+        def blit(area=None):
+            ctx = window.ctx
+            dst = ctx.active_framebuffer
+            x = int((window.width - WIDTH) * window.get_pixel_ratio())
+            before = dst.scissor
+            dst.scissor = (x, 0, surface.fbo.width - x, surface.fbo.height)
+            ctx.copy_framebuffer(surface.fbo, dst)
+            dst.scissor = before
+            dst.use()
+        surface.draw = blit
+        surface._ropework_blit = True
 
     # ── building the widgets ─────────────────────────────────────────────────
     def _label(self, text, x, y, w, colour=TEXT, bold=False):
         return self.ui.add(gui.UILabel(text=text, x=x, y=y, width=w, height=ROW - 6, font_size=FONT,
-                                       text_color=colour, bold=bold))
+                                       text_color=colour, bold=bold).with_background(color=BACK))
+
+    # Every widget gets the panel's colour as its background: a widget whose value changed then
+    # renders itself alone (over its old pixels), where a transparent one makes arcade.gui render
+    # the whole panel again — 100 ms a frame on llvmpipe while a slider is dragged.
 
     def _button(self, text, x, y, w, on_click):
         b = self.ui.add(gui.UIFlatButton(text=text, x=x, y=y, width=w, height=ROW - 4))
@@ -223,6 +278,7 @@ class StudioView:
         self._widgets = {}
         h = self.window.height
         self.ui.add(gui.UISpace(x=self.window.width - WIDTH, y=0, width=WIDTH, height=h, color=BACK))
+        self._install_blit()
         self._rows = plan(st, self.window.width, h, self.selected, self.scroll, self.ctl.save_prompt)
         for row in self._rows:
             getattr(self, f"_row_{row.kind}")(row)
@@ -230,11 +286,12 @@ class StudioView:
         y = PAD
         for name, at, colour in (("error", y + 2 * ROW, ERROR), ("hint", y, DIM)):
             self._widgets[name] = self.ui.add(gui.UILabel(text="", x=x0, y=at, width=w, height=2 * ROW - 4,
-                                                          font_size=FONT, text_color=colour, multiline=True))
+                                                          font_size=FONT, text_color=colour, multiline=True)
+                                              .with_background(color=BACK))
         if self.ctl.save_prompt:
             self._label("save as:", x0, y + 4 * ROW, 70)
             entry = gui.UIInputText(x=x0 + 72, y=y + 4 * ROW, width=w - 72 - 60, height=ROW - 4,
-                                    text=str(st.save_target().name), font_size=FONT)
+                                    text=str(st.save_target().name), font_size=FONT).with_background(color=BACK)
             self.ui.add(entry)
             self._button("save", x0 + w - 56, y + 4 * ROW, 56, lambda: self.ctl.save_level(entry.text))
             entry.activate()
@@ -302,7 +359,11 @@ class StudioView:
         value = st.value(where, name)
         if key.type in ("int", "float") and key.lo is not None:
             lo, hi = slider_range(key, value)
-            s = gui.UISlider(value=value, min_value=lo, max_value=hi, x=x, y=row.y, width=w - 80, height=ROW - 4)
+            s = gui.UISlider(value=value, min_value=lo, max_value=hi, x=x, y=row.y, width=w - 80,
+                             height=ROW - 4).with_background(color=BACK)
+            # arcade.gui renders the whole panel again on every value; opaque, the slider repaints itself
+            gui.property.unbind(s, "value", type(s).trigger_full_render)
+            gui.property.bind(s, "value", type(s).trigger_render)
             self.ui.add(s)
             s.on_change = lambda e, where=where, name=name, key=key, lo=lo, hi=hi: self._slid(where, name, key, e, lo, hi)
             self._widgets[("slider", where, name)] = s
@@ -323,7 +384,7 @@ class StudioView:
             self._entry(x, row.y, w, where, name, key)
 
     def _entry(self, x, y, w, where, name, key):
-        e = gui.UIInputText(x=x, y=y, width=w, height=ROW - 4, text="", font_size=FONT)
+        e = gui.UIInputText(x=x, y=y, width=w, height=ROW - 4, text="", font_size=FONT).with_background(color=BACK)
         self.ui.add(e)
         e.on_change = lambda ev, where=where, name=name, key=key: self._typed(where, name, key, ev.new_value)
         self._widgets[("entry", where, name)] = e
@@ -360,15 +421,15 @@ class StudioView:
                         wd.text = text
                 elif kind == "choice" and wd.value != value:
                     wd.value = value
-                elif kind == "swatch":
-                    wd.color = _rgba(value)
+                elif kind == "swatch" and tuple(wd.color) != _rgba(value):
+                    wd.color = _rgba(value)           # (arcade.gui renders the whole panel for this one)
         finally:
             self._syncing = False
 
     def _status(self) -> None:
         st = self.studio
         title = f"studio · {st.path.name}" + ("  (unsaved)" if st.dirty else "") + \
-            ("  — a shipped level: Ctrl+S saves a copy here" if st.shipped() else "")
+            ("  (shipped: Ctrl+S saves a copy)" if st.shipped() else "")
         if self._widgets["title"].text != title:
             self._widgets["title"].text = title
         error = st.error
