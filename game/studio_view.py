@@ -254,7 +254,10 @@ class StudioView:
             dst.scissor = (x, 0, surface.fbo.width - x, surface.fbo.height)
             ctx.copy_framebuffer(surface.fbo, dst)
             dst.scissor = before
-            dst.use()
+            # copy_framebuffer leaves the UI surface bound for reading, which arcade does not track:
+            # bind the frame again for both, or the next screenshot would read the panel's texture
+            from pyglet import gl
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst.glo)
         surface.draw = blit
         surface._ropework_blit = True
 

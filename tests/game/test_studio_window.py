@@ -128,6 +128,21 @@ def test_the_studio_in_a_real_window(display, tmp_path):
              "passes = 2          # Gauss-Seidel passes: fewer and the rope reads as elastic")], changed
         assert not list(tmp_path.glob("*.png")), "Ctrl+S must not also take a screenshot"
 
+        # S with the panel open: the screenshot is the scene alone, under the panel too
+        desk.xdo("key", "s")
+
+        def shot():
+            """the screenshot"""
+            return next(iter(tmp_path.glob("*.png")), None)
+        from PIL import Image
+        png = poll(shot, 5, 0.2)
+        time.sleep(0.3)
+        img = np.asarray(Image.open(png).convert("RGB")).astype(int)
+        assert img.shape[:2] == (SIZE[1], SIZE[0])
+        under_panel = img[SIZE[1] // 2, SIZE[0] - 100]
+        assert (under_panel > 200).all(), f"the panel (or its texture) is in the screenshot: {under_panel}"
+        assert lowest(img, MIDDLE, 500, 600) is not None, "the scene is in the screenshot"
+
         desk.xdo("key", "e")                              # closed again, then quit
         desk.xdo("windowfocus", desk.window)
         desk.xdo("key", "Escape")
