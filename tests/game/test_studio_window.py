@@ -73,6 +73,8 @@ def test_the_studio_in_a_real_window(display, tmp_path):
         desk.drag((int(knob), int(sy)), (int(sx0) - 20, int(sy)), steps=10)
         desk.xdo("mouseup", 1)
         time.sleep(0.2)
+        for _ in range(3):
+            desk.xdo("key", "Left")                       # at the left end already: stays 1 (the key's lowest)
         desk.xdo("key", "Right")                          # 1 → 2 ...
         for _ in range(12):
             desk.xdo("key", "Right")                      # ... → 14 again: the slider holds the keyboard
@@ -83,11 +85,11 @@ def test_the_studio_in_a_real_window(display, tmp_path):
         desk.move(*tip)
         desk.xdo("mousedown", 1)
         desk.drag(tip, (550, 450), steps=16)
-        time.sleep(1.0)
+        time.sleep(1.5)
         stiff = lowest(desk.screenshot(), MIDDLE, 450, 650)
         for _ in range(12):                               # still holding: passes 14 → 2
             desk.xdo("key", "Left")
-        time.sleep(1.0)
+        time.sleep(1.5)
         soft = lowest(desk.screenshot(), MIDDLE, 450, 650)
         desk.xdo("mouseup", 1)
         # the rope's length bounds its mean segment from below: (tip − anchor) / 26 segments
