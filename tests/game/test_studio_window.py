@@ -101,13 +101,23 @@ def test_the_studio_in_a_real_window(display, tmp_path):
         # click the rail: a new rope hangs there; Ctrl+Z takes it away
         assert lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6) is None
         desk.move(RAIL_X, 7)
-        desk.xdo("click", 1)
+        time.sleep(0.1)
+        desk.xdo("mousedown", 1)
+        time.sleep(0.05)
+        desk.xdo("mouseup", 1)
 
         def hung():
             """the new rope at the click"""
             y = lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6)
             return y is not None and y > 100 and y
-        poll(hung, 5, 0.2)
+        try:
+            poll(hung, 8, 0.2)
+        except AssertionError:
+            from PIL import Image
+            Image.fromarray(desk.screenshot().astype(np.uint8)).save(tmp_path / "no-new-rope.png")
+            proc.kill()
+            raise AssertionError(f"no rope hung at the click; screen in {tmp_path}/no-new-rope.png; "
+                                 f"game stderr: {proc.communicate()[1][-2000:]}") from None
         desk.move(300, 400)
         desk.xdo("key", "ctrl+z")
 
