@@ -28,6 +28,12 @@ only the 100,000-point rope scene: bytes of state arrays (every numpy array on t
 scene's components), bytes of GL buffers alive (every `arcade.gl.Buffer`, sizes summed)
 and textures, per simulated point, and the process's peak resident memory.
 
+The studio's panel (E, `--only studio`) is timed in a fresh process with a real window
+(it needs a display: Xvfb will do, on the same llvmpipe): what the panel adds to a frame
+at 1280×720 — its update and draw, then `ctx.finish()` — closed, open and idle, and open
+while a value changes every frame (a slider being dragged), with the rope and the
+tendrils levels (the longest panel).
+
 Run by hand, never as a test: timings depend on whatever else the machine is doing.
 """
 from __future__ import annotations
@@ -49,7 +55,8 @@ from pathlib import Path
 
 if __package__ in (None, ""):   # run as `python bench/frames.py`: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
+if "--probe-studio" not in sys.argv:                # the studio's panel needs a real window (arcade.gui)
+    os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
 
 import numpy as np  # noqa: E402
 
@@ -377,10 +384,78 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         log("draw calls: " + ", ".join(f"{k} {v[1]}" for k, v in sc.items()))
 
     # 4. memory, in a process of its own
+    if not args.only or "studio" in args.only:
+        log("studio panel (fresh process, real window) …")
+        rep["studio"] = studio_in_child()
+        log(f"studio: {rep['studio'] or 'skipped: no display'}")
     if args.memory and (not args.only or "memory" in args.only):
         log("memory (fresh process) …")
         rep["memory"] = memory_in_child()
         log(f"memory: {rep['memory']}")
+
+
+STUDIO_FRAMES = 120   # frames timed per case of the studio probe, after as many warm-up frames
+
+
+def studio_in_child() -> dict | None:
+    """`probe_studio` in a process of its own with a real window; None without a display."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    out = subprocess.run([sys.executable, "-m", "bench.frames", "--probe-studio"], cwd=ROOT, check=True,
+                         capture_output=True, text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def probe_studio(frames: int = STUDIO_FRAMES) -> dict:
+    """Milliseconds the studio's panel adds to a frame (median), per level and case."""
+    import pyglet
+    from ropework.controller import Controller
+    from ropework.render import Offscreen
+    from ropework.scene import Scene
+    from ropework.window import PlayWindow
+    out = {}
+    for name in ("rope", "tendrils"):
+        ctl = Controller(Scene.load(name, size=SIZE))
+        win = PlayWindow(ctl)
+        win.set_vsync(False)              # a swap must not wait for a refresh the measurement is not about
+        ctx = win.ctx
+        off = Offscreen(ctx, SIZE)        # the frame the rest of this benchmark draws into
+
+        scene_times = []
+
+        def timed(change=None):
+            times = []
+            for i in range(2 * frames):
+                pyglet.app.platform_event_loop.dispatch_posted_events()
+                win.dispatch_events()
+                if change is not None:
+                    change(i)
+                ctl.scene.step(1)
+                ctx.finish()
+                t0 = time.perf_counter()
+                off.render(ctl.scene)
+                ctx.finish()
+                scene_times.append(time.perf_counter() - t0)
+                with off.fbo.activate():
+                    t0 = time.perf_counter()
+                    win.studio.update()
+                    win.studio.draw()
+                    ctx.finish()
+                    times.append(time.perf_counter() - t0)
+                win.flip()
+            return 1000 * statistics.median(times[frames:])
+        closed = timed()
+        ctl.toggle_studio()
+        idle = timed()
+        key = "passes" if name == "rope" else "gravity"
+        start = ctl.studio.value((0,), key)
+        dragging = timed(lambda i: ctl.studio.set((0,), key, start + (i % 10) - (0 if name == "rope" else 5)))
+        out[name] = {"closed_ms": closed, "open_ms": idle, "dragging_ms": dragging,
+                     "scene_draw_ms": 1000 * statistics.median(scene_times)}
+        win.close()
+        ctl.close()
+    return out
 
 
 def memory_in_child(runs: int = 2) -> dict:
@@ -524,6 +599,15 @@ def markdown(rep: dict) -> str:
                 "| scene | elements | draw calls in a frame after a step |", "|---|---:|---:|"]
         for k, (n, calls) in rep["scaling"].items():
             out.append(f"| {k} | {n:,} | {calls} |")
+    if rep.get("studio"):
+        out += ["", f"### The studio's panel (E) at {SIZE[0]}×{SIZE[1]} (a real window on the same llvmpipe)", "",
+                "Milliseconds the panel adds to a frame (its update and draw, then `ctx.finish()`; median of "
+                f"{STUDIO_FRAMES} frames; target ≤ 2 ms open, nothing closed):", "",
+                "| level | closed | open, idle | open, a value changing every frame | the scene's own draw, same run |",
+                "|---|---|---|---|---|"]
+        for name, m in rep["studio"].items():
+            out.append(f"| {name} | {m['closed_ms']:.3f} | {m['open_ms']:.3f} | {m['dragging_ms']:.3f} | "
+                       f"{m['scene_draw_ms']:.3f} |")
     if rep.get("memory"):
         m = rep["memory"]
         r = m["rss_mib"]
@@ -561,7 +645,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.frames", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
     ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
-                    "scaling, memory")
+                    "scaling, memory, studio")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
     ap.add_argument("--no-profile", dest="profile", action="store_false",
                     help="skip the per-draw-call profile of each scene")
@@ -569,10 +653,14 @@ def main(argv=None) -> int:
     ap.add_argument("--png", type=Path, help="save the 100,000-point scene's last frame here, to look at")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the tables into DOC between the frames markers")
     ap.add_argument("--probe-memory", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--probe-studio", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="JSON", type=Path, help="no measuring: the tables from a --json file")
     args = ap.parse_args(argv)
     if args.probe_memory:
         print(json.dumps(probe_memory()))
+        return 0
+    if args.probe_studio:
+        print(json.dumps(probe_studio()))
         return 0
     args.argv, skip = [], False   # the run line shows what shapes the figures, not where files went
     for a in sys.argv[1:] if argv is None else argv:

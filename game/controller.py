@@ -56,12 +56,17 @@ class Controller:
             "step": self.step_once, "reset": self.reset, "theme": self.theme, "motion": self.motion,
             "screenshot": self.screenshot, "record": self.record, "quit": self.request_quit,
         }
+        self.studio = None          # the studio's model (ropework.studio), made when it is first needed
+        self.show_studio = False
+        self.save_prompt = False    # the studio's panel asks for a path (Ctrl+Shift+S)
+        self._actions.update(studio=self.toggle_studio, save=self.save_level, save_as=self.ask_save_path,
+                             undo=self.undo, redo=self.redo)
         assert set(self._actions) == {b.action for b in keys.BINDINGS}, "game/keys.py and the actions disagree"
 
     # ── keys ─────────────────────────────────────────────────────────────────
-    def press(self, symbol: int) -> bool:
-        """Run the action bound to an arcade key code; False if the key is unbound."""
-        found = keys.lookup(symbol)
+    def press(self, symbol: int, modifiers: int = 0) -> bool:
+        """Run the action bound to an arcade key code (and modifiers, for the Ctrl chords); False if unbound."""
+        found = keys.lookup(symbol, modifiers)
         if found is None:
             return False
         self.do(*found)
@@ -147,8 +152,74 @@ class Controller:
         old, self.scene = self.scene, new
         old.close()
         self.revision += 1
+        if self.studio is not None:         # the studio follows: the new file, its values
+            try:
+                self.studio.reopen(new)
+            except LevelError as e:
+                self.studio, self.show_studio = None, False
+                self.flash(str(e))
         self._banner = (banner or new.level.title, self.now + BANNER_SECONDS)
         self._refresh_stats()
+
+    # ── the studio (ropework.studio: the model; ropework.studio_view: the panel) ──
+    def studio_model(self):
+        """The studio's model of the open level, made on first use; None (and a message) if the
+        file cannot be read as a document right now."""
+        if self.studio is None:
+            from ropework.studio import Studio
+            try:
+                self.studio = Studio(self.scene)
+            except LevelError as e:
+                self.flash(str(e))
+        return self.studio
+
+    def toggle_studio(self):
+        self.show_studio = not self.show_studio and self.studio_model() is not None
+        if not self.show_studio:
+            self.save_prompt = False
+
+    def save_level(self, path=None) -> bool:
+        """Write the studio's document (Ctrl+S: the open file; a shipped level: a copy here)."""
+        studio = self.studio_model()
+        if studio is None:
+            return False
+        try:
+            saved = studio.save(path)
+        except LevelError as e:
+            self.flash(str(e))
+            return False
+        self.watcher = LevelWatcher(saved)   # our own write is not an outside edit to reload
+        self.save_prompt = False
+        print(f"saved {saved}", flush=True)
+        self.flash(f"saved {saved}")
+        return True
+
+    def ask_save_path(self):
+        if self.studio_model() is not None:
+            self.show_studio = self.save_prompt = True
+
+    def undo(self):
+        studio = self.studio_model()
+        if studio is not None:
+            label = studio.history[-1].label if studio.history else ""
+            self.flash(f"undo {label}" if studio.undo() else "nothing to undo")
+
+    def redo(self):
+        studio = self.studio_model()
+        if studio is not None:
+            label = studio.future[-1].label if studio.future else ""
+            self.flash(f"redo {label}" if studio.redo() else "nothing to redo")
+
+    def studio_pointer(self, kind: str, x: float, y: float) -> bool:
+        """A pointer event on the scene while the studio is open: True if the studio took it
+        (a click on a rail hangs a rope, a press on an anchor drags it)."""
+        if not self.show_studio or self.studio is None:
+            return False
+        if kind == "down":
+            return self.studio.press(x, y)
+        if kind == "move":
+            return self.studio.drag(x, y)
+        return self.studio.release()
 
     # ── frames ───────────────────────────────────────────────────────────────
     def update(self, dt: float) -> int:

@@ -21,6 +21,11 @@ the file, the key path, what was expected and what was found, and exit status 2.
 Caps: a file is at most {MAX_FILE_BYTES} bytes, at most {MAX_LAYERS} layers, at
 most {MAX_POINTS:,} simulated points in a scene.
 
+The *studio* column says what the in-window studio (E, [docs/studio.md](studio.md))
+does with a change: *live* keys reach the running scene on the next step with
+nothing reset; *rebuild* keys shape a layer's layout, counts or topology, so a
+change spawns that layer again (the other layers run on).
+
 Coordinates are scene pixels with the origin at the top-left and y down, as in
 the reference toys. Run a level with `python -m ropework levels/NAME.toml`; start
 your own by copying a shipped one (each starts with a comment naming its run line).

@@ -14,7 +14,7 @@ LEVEL_KEYS = 9   # number keys 1..9 open the shipped level with that number in `
 @dataclass(frozen=True)
 class Binding:
     action: str              # the Controller action it runs (game/controller.py)
-    keys: tuple[str, ...]    # key names as arcade.key spells them
+    keys: tuple[str, ...]    # key names as arcade.key spells them; "CTRL+S", "CTRL+SHIFT+Z": chords (Cmd on macOS)
     label: str               # how the help overlay and the README show the keys
     doc: str                 # what it does, one short line
 
@@ -34,16 +34,23 @@ BINDINGS = (
     Binding("motion", ("M",), "M", "toggle reduced motion"),
     Binding("screenshot", ("S",), "S", "save a screenshot (PNG)"),
     Binding("record", ("G",), "G", "start / stop recording a GIF"),
+    Binding("studio", ("E",), "E", "open / close the studio: edit the scene's layers and keys live"),
+    Binding("save", ("CTRL+S",), "Ctrl+S", "save the studio's edits to the level file (a shipped level: a copy here)"),
+    Binding("save_as", ("CTRL+SHIFT+S",), "Ctrl+Shift+S", "save the level as a new file (path typed in the studio)"),
+    Binding("undo", ("CTRL+Z",), "Ctrl+Z", "undo the last studio edit"),
+    Binding("redo", ("CTRL+SHIFT+Z", "CTRL+Y"), "Ctrl+Shift+Z / Ctrl+Y", "redo"),
     Binding("quit", ("ESCAPE",), "Esc", "quit"),
 )
 
 
 def codes() -> dict[int, tuple[str, int | None]]:
-    """arcade key code → (action, argument); the argument is the level index for number keys."""
+    """arcade key code → (action, argument) of the plain keys; the argument is the level index for number keys."""
     import arcade.key   # lazily: `--help` must not need a GL-capable arcade import
     out: dict[int, tuple[str, int | None]] = {}
     for b in BINDINGS:
         for name in b.keys:
+            if "+" in name:
+                continue
             code = getattr(arcade.key, name)
             if code in out:
                 raise ValueError(f"key {name} is bound twice")
@@ -52,15 +59,39 @@ def codes() -> dict[int, tuple[str, int | None]]:
     return out
 
 
-def lookup(symbol: int) -> tuple[str, int | None] | None:
-    """(action, argument) for an arcade key code, or None if unbound."""
-    global _codes
+def chords() -> dict[tuple[int, bool], str]:
+    """(arcade key code, shift held) → action of the Ctrl (macOS: Cmd) chords."""
+    import arcade.key
+    out: dict[tuple[int, bool], str] = {}
+    for b in BINDINGS:
+        for name in b.keys:
+            if "+" not in name:
+                continue
+            *mods, last = name.split("+")
+            if mods[0] != "CTRL" or not set(mods[1:]) <= {"SHIFT"}:
+                raise ValueError(f"chord {name}: expected CTRL+KEY or CTRL+SHIFT+KEY")
+            chord = (getattr(arcade.key, last), "SHIFT" in mods)
+            if chord in out:
+                raise ValueError(f"chord {name} is bound twice")
+            out[chord] = b.action
+    return out
+
+
+def lookup(symbol: int, modifiers: int = 0) -> tuple[str, int | None] | None:
+    """(action, argument) for an arcade key code and modifier mask, or None if unbound.
+    With Ctrl (Cmd) held only the chords count, so Ctrl+S saves and never also takes a screenshot."""
+    global _codes, _chords
     if _codes is None:
-        _codes = codes()
+        _codes, _chords = codes(), chords()
+    import arcade.key
+    if modifiers & arcade.key.MOD_ACCEL:
+        action = _chords.get((symbol, bool(modifiers & arcade.key.MOD_SHIFT)))
+        return None if action is None else (action, None)
     return _codes.get(symbol)
 
 
 _codes: dict | None = None
+_chords: dict | None = None
 
 
 def epilog() -> str:

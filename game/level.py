@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ropework import kinds as kinds_mod
 from ropework import plugins
+from ropework.components.render import Layer
+from ropework.live import into, metadata
 from ropework.schema import Key, LevelError, Table, suggest, table, validate
 from ropework.systems import pipeline
 
@@ -24,19 +26,28 @@ MAX_POINTS = 2_000_000     # simulated points per scene: ~40 MB of state, still 
 LEVELS_DIR = Path(str(resources.files("ropework.levels")))   # the shipped levels: package data
 DEFAULT_LEVEL = LEVELS_DIR / "rope.toml"
 
+def _theme(body, cfg, name):
+    body.scene.theme = body.frame.theme = cfg[name]
+
+
+def _motion(body, cfg, name):
+    body.scene.reduced_motion = body.frame.reduced_motion = cfg[name]
+
+
 TOP = table(
-    Key("title", "str", "", "shown in the window title and `--list`; defaults to the file name"),
-    Key("description", "str", "", "one line for `--list`", max_len=300),
-    Key("theme", "choice", "light", "colour theme at start (T toggles)", choices=("light", "dark")),
+    Key("title", "str", "", "shown in the window title and `--list`; defaults to the file name", live=metadata),
+    Key("description", "str", "", "one line for `--list`", max_len=300, live=metadata),
+    Key("theme", "choice", "light", "colour theme at start (T toggles)", choices=("light", "dark"), live=_theme),
     Key("seed", "int", 0, "seed of the scene's random generator (overridden by `--seed`)", lo=0, hi=2**32 - 1),
-    Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)"),
+    Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)", live=_motion),
     Key("systems", "names", [], "opt-in systems to add by registered name (e.g. a plugin's), on top of the "
         "built-ins; never a module path", max_len=32),
 )
 LAYER_COMMON = (
     Key("kind", "str", None, "entity kind: one of the registered kinds (see below)"),
     Key("name", "str", "", "layer name; defaults to KIND or KIND-N", max_len=64),
-    Key("z", "int", 0, "draw order: higher draws on top and is offered the pointer first (default: the layer's position in the file)", lo=-1000, hi=1000),
+    Key("z", "int", 0, "draw order: higher draws on top and is offered the pointer first (default: the layer's position in the file)", lo=-1000, hi=1000,
+        live=into(Layer, "z")),
 )
 
 
@@ -90,9 +101,16 @@ def parse(path: Path) -> dict:
 
 def load(path, size: tuple[float, float] = (1280, 720)) -> Level:
     """Read and validate a level file; raise LevelError with one line on any problem."""
+    path = Path(path)
+    return build(parse(path), path, size)
+
+
+def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
+    """Validate parsed level data (``parse``'s dict, or the studio's document) as the level
+    file ``path``; raise LevelError with one line on any problem. ``load`` and ``validate``
+    come through here, so the studio refuses exactly what they refuse."""
     kinds_mod.load_builtin()
     path = Path(path)
-    data = parse(path)
     plugins.autoload()
     top = validate(data, TOP, path, skip=("layer",))
     for i, name in enumerate(top["systems"]):

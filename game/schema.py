@@ -10,7 +10,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")   # TOML bare keys, cut at a length a message can show
@@ -51,7 +51,14 @@ def _num(v) -> str:
 
 @dataclass(frozen=True)
 class Key:
-    """One key. type: "int", "float", "bool", "str", "colour", "choice" or "names" (array of short strings)."""
+    """One key. type: "int", "float", "bool", "str", "colour", "choice" or "names" (array of short strings).
+
+    live: how a running layer takes a new value in place (the studio's edits, issue 16):
+    ``live(body, cfg, name)`` writes ``cfg[name]`` (cfg: the layer's new validated table)
+    into the body's components, found with ``body.get(ComponentClass)``; the change shows
+    on the next step with nothing reset. None: the key shapes the layout, counts or
+    topology, so a change rebuilds that layer (its entities spawn again; other layers run on).
+    """
 
     name: str
     type: str
@@ -61,6 +68,7 @@ class Key:
     hi: float | None = None
     choices: tuple = ()
     max_len: int = 200
+    live: Callable | None = field(default=None, compare=False, repr=False)
 
     def expected(self) -> str:
         if self.type in ("int", "float"):
@@ -153,14 +161,15 @@ def validate(data: dict, schema: Table, file, path: str = "", skip=()) -> dict:
 
 def markdown(title: str, schema: Table, prefix: str = "") -> list[str]:
     """Reference lines for docs/levels.md: one row per key."""
-    lines = [f"### {title}", "", "| key | type | default | range | meaning |", "|---|---|---|---|---|"]
+    lines = [f"### {title}", "", "| key | type | default | range | studio | meaning |", "|---|---|---|---|---|---|"]
     for k in schema.keys.values():
         rng = (f"{_num(k.lo)} … {_num(k.hi)}" if k.type in ("int", "float")
                else " / ".join(map(str, k.choices)) if k.type == "choice" else "")
         default = "(required)" if k.default is None else (
             str(k.default).lower() if isinstance(k.default, bool) else repr(k.default)
             if isinstance(k.default, (str, list)) else _num(k.default))
-        lines.append(f"| `{prefix}{k.name}` | {k.type} | {default} | {rng} | {k.doc} |")
+        applies = "live" if k.live is not None else "rebuild"
+        lines.append(f"| `{prefix}{k.name}` | {k.type} | {default} | {rng} | {applies} | {k.doc} |")
     lines.append("")
     for name, (sub, lo, hi, doc) in schema.arrays.items():
         lines += [f"`[[{prefix}{name}]]` — {doc} ({lo} to {hi} entries).", ""]

@@ -150,6 +150,8 @@ class PlayWindow(arcade.Window):
         self._revision = ctl.revision
         self._last_draw = time.perf_counter()
         self._sync_cursor()
+        from ropework.studio_view import WindowHooks   # the studio's panel (E); built when first opened
+        self.studio = WindowHooks(self, ctl)
 
     @property
     def scene(self) -> Scene:
@@ -158,6 +160,7 @@ class PlayWindow(arcade.Window):
     # ── frame ────────────────────────────────────────────────────────────────
     def on_update(self, delta_time: float):
         self.ctl.update(delta_time)
+        self.studio.update()
         self._sync_cursor()
         if self.ctl.revision != self._revision:            # a level opened or reloaded
             self._revision = self.ctl.revision
@@ -177,6 +180,7 @@ class PlayWindow(arcade.Window):
         self.ctx.blend_func = self.ctx.BLEND_DEFAULT
         self.overlay.update(self.ctl, self.width, self.height)
         self.overlay.draw()
+        self.studio.draw()                    # after the capture and the overlays: never in a screenshot
 
     def _sync_cursor(self) -> None:
         """Show the cursor the controller names; the system is asked only when the name changes."""
@@ -214,19 +218,29 @@ class PlayWindow(arcade.Window):
         return self.scene.height - y
 
     def on_mouse_motion(self, x, y, dx, dy):
+        if self.studio.pointer("move", x, y):
+            return
         self.scene.pointer_move(x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self.studio.pointer("move", x, y):
+            return
         if 0 <= x < self.width and 0 <= y < self.height:
             self.scene.pointer_move(x, self._scene_y(y))
         else:
             self.scene.pointer_leave()      # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
+        if self.studio.pointer("down", x, y):
+            return
         self.scene.pointer_down(x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
+        self.studio.pointer("up", x, y)
         self.scene.pointer_up(x, self._scene_y(y))
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        self.studio.scroll(x, y, scroll_y)
 
     def on_mouse_leave(self, x, y):
         self.scene.pointer_leave()
@@ -236,7 +250,9 @@ class PlayWindow(arcade.Window):
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────
     def on_key_press(self, symbol, modifiers):
-        self.ctl.press(symbol)
+        if self.studio.key(symbol, modifiers):
+            return
+        self.ctl.press(symbol, modifiers)
         if self.ctl.quit:
             self.close()
 

@@ -111,6 +111,7 @@ class DrawDots:
         self._gl: dict[int, DotsGL] = {}
 
     def draw(self, frame, layer_name: str, ctx) -> None:
+        gfx.forget_gone(self._gl)
         for ent, (grid, colours, style, layer) in esper.get_components(DotGrid, DotColours, DotStyle, Layer):
             if layer.name != layer_name:
                 continue

@@ -53,7 +53,7 @@ from ropework.components.view3d import Camera, Lights
 from ropework.systems.services import camera as cam3
 from ropework.systems.services import lanyard_art as art
 from ropework.systems.services.colour import parse_colour
-from ropework.systems.services.gfx import Stream
+from ropework.systems.services.gfx import Stream, forget_gone
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
@@ -508,6 +508,7 @@ class DrawLanyard:
         self._gl: dict[int, LanyardGL] = {}
 
     def draw(self, frame, layer_name: str, ctx) -> None:
+        forget_gone(self._gl)
         for ent, (pts, card, look, strap, camera, lights, layer) in esper.get_components(
                 Points, Card, CardLook, StrapLook, Camera, Lights, Layer):
             if layer.name != layer_name:

@@ -18,6 +18,7 @@ class DrawLinks:
         self._gl: dict[int, gfx.Links] = {}
 
     def draw(self, frame, layer_name: str, ctx) -> None:
+        gfx.forget_gone(self._gl)
         for ent, (pts, con, style, layer) in esper.get_components(Points, Constraints, LinkStyle, Layer):
             if layer.name != layer_name:
                 continue

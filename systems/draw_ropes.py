@@ -21,6 +21,7 @@ class DrawRopes:
         self._gl: dict[int, tuple[gfx.Strokes, gfx.Quads]] = {}
 
     def draw(self, frame, layer_name: str, ctx) -> None:
+        gfx.forget_gone(self._gl)
         for ent, (pts, ropes, style, layer) in esper.get_components(Points, Ropes, RopeStyle, Layer):
             if layer.name != layer_name:
                 continue

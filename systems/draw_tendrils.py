@@ -131,6 +131,7 @@ class DrawTendrils:
         return self._gl
 
     def draw(self, frame, layer_name: str, ctx) -> None:
+        gfx.forget_gone(self._trails)
         found = esper.get_components(Points, Ropes, TendrilLook, Tendrils, Layer)
         if not any(layer.name == layer_name for _, (*_, layer) in found):
             return

@@ -90,6 +90,8 @@ class PointerInput(esper.Processor):
     def _press(self, x, y) -> int:
         """Offer the press to grabbable bodies, topmost layer first; return the taker or -1."""
         self._release()
+        for ent in [e for e in self._index if not esper.entity_exists(e)]:   # bodies deleted since (a rebuilt layer)
+            del self._index[ent]
         grabbable = esper.get_components(Points, Grab)
         layers = {e: esper.try_component(e, Layer) for e, _ in grabbable}
         for ent, (pts, grab) in sorted(grabbable, key=lambda eg: -(layers[eg[0]].z if layers[eg[0]] else 0)):

@@ -152,17 +152,24 @@ def order(names=None, registry: Registry = REGISTRY) -> list[SystemSpec]:
     return [specs[n] for n in done]
 
 
-def install(specs: list[SystemSpec]) -> tuple[list[esper.Processor], list]:
+def install(specs: list[SystemSpec], reuse=()) -> tuple[list[esper.Processor], list]:
     """Add the simulation systems to the current esper world, first to run at highest priority.
 
-    Returns (simulation processors in run order, render systems in draw order).
+    ``reuse``: instances from an earlier install (the studio adding a layer of a new
+    kind), kept by system name with whatever they cache. Returns (simulation
+    processors in run order, render systems in draw order).
     """
+    kept = {getattr(obj, "system_name", None): obj for obj in reuse}
+
+    def make(spec):
+        obj = kept.get(spec.name) or spec.processor_class()()
+        obj.system_name = spec.name
+        return obj
     sim = [s for s in specs if s.stage != RENDER]
     procs = []
     for i, spec in enumerate(sim):
-        proc = spec.processor_class()()
-        proc.system_name = spec.name
+        proc = make(spec)
         esper.add_processor(proc, priority=len(sim) - i)
         procs.append(proc)
-    draws = [s.processor_class()() for s in specs if s.stage == RENDER]
+    draws = [make(s) for s in specs if s.stage == RENDER]
     return procs, draws

@@ -9,6 +9,7 @@ from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
 from ropework.kinds import Kind, kind
 from ropework.kinds import ropes as rope_defaults
+from ropework.live import into
 from ropework.schema import Key, table
 
 COLS = 40          # points across
@@ -30,17 +31,22 @@ SCHEMA = table(
     Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points, counted from the left; "
         "the top right corner is always pinned too, so the cloth hangs even", lo=1, hi=MAX_SIDE),
     Key("shear", "bool", False, "add diagonal constraints too (resists shearing)"),
-    Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
-    Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
-    Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0,
+        live=rope_defaults.live_gravity),
+    Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0,
+        live=into(Forces, "damping")),
+    Key("passes", "int", rope_defaults.PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500,
+        live=into(Constraints, "passes")),
     Key("pin_share", "float", rope_defaults.PIN_SHARE, "share of a link's length error its free end takes when the other end is pinned (an anchor, a pinned grab): 0.5 as the rope seed's solver, "
-        "1 the whole of it", lo=0.5, hi=1.0),
-    Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
+        "1 the whole of it", lo=0.5, hi=1.0, live=into(Constraints, "share")),
+    Key("grab_radius", "float", rope_defaults.GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0,
+        live=into(Grab, "radius")),
     Key("grab_pins", "bool", True, "the held point is pinned to the cursor (true) or, as the rope seed, put "
-        "there each step and left to the solver (false)"),
-    Key("margin", "float", rope_defaults.MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0),
-    Key("colour", "colour", "#00d4ff", "line colour"),
-    Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0),
+        "there each step and left to the solver (false)", live=rope_defaults.live_grab_pins),
+    Key("margin", "float", rope_defaults.MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0,
+        live=rope_defaults.live_margin),
+    Key("colour", "colour", "#00d4ff", "line colour", live=into(LinkStyle, "colour", parse_colour)),
+    Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0, live=into(LinkStyle, "width")),
 )
 
 

@@ -11,7 +11,16 @@ from ropework.components.render import Layer
 from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_DOT, Work
 from ropework.kinds import Kind, kind
+from ropework.live import into
 from ropework.schema import Key, table
+
+
+def rgb(colour: str) -> np.ndarray:
+    return np.array(parse_colour(colour)[:3], np.float32)
+
+
+def rgba(colour: str) -> np.ndarray:
+    return np.array(parse_colour(colour), np.float32)
 
 GAP = 50.0                # px between dot centres: ~600 dots on a laptop screen, as the seed
 DOT_SIZE = 5.0            # dot diameter, px: a background texture, not content
@@ -38,32 +47,36 @@ MAX_DOTS = 2_000_000      # dots per grid: a resize to a huge window widens the 
 
 SCHEMA = table(
     Key("gap", "float", GAP, "distance between dot centres, px", lo=1.0, hi=10_000.0),
-    Key("dot_size", "float", DOT_SIZE, "dot diameter, px", lo=0.1, hi=1000.0),
-    Key("proximity", "float", PROXIMITY, "reach of the static push around the pointer, px", lo=0.0, hi=100_000.0),
-    Key("max_push", "float", MAX_PUSH, "static push at the pointer, px", lo=0.0, hi=10_000.0),
+    Key("dot_size", "float", DOT_SIZE, "dot diameter, px", lo=0.1, hi=1000.0, live=into(DotStyle, "size")),
+    Key("proximity", "float", PROXIMITY, "reach of the static push around the pointer, px", lo=0.0, hi=100_000.0, live=into(Repulsion, "proximity")),
+    Key("max_push", "float", MAX_PUSH, "static push at the pointer, px", lo=0.0, hi=10_000.0, live=into(Repulsion, "max_push")),
     Key("speed_trigger", "float", SPEED_TRIGGER, "pointer px per step at which the swipe push is full",
-        lo=0.001, hi=100_000.0),
-    Key("velocity_reach", "float", VELOCITY_REACH, "swipe push reach, as a multiple of proximity", lo=0.0, hi=100.0),
-    Key("velocity_share", "float", VELOCITY_SHARE, "full swipe push, as a fraction of max_push", lo=0.0, hi=100.0),
+        lo=0.001, hi=100_000.0, live=into(Repulsion, "speed_trigger")),
+    Key("velocity_reach", "float", VELOCITY_REACH, "swipe push reach, as a multiple of proximity", lo=0.0, hi=100.0, live=into(Repulsion, "reach")),
+    Key("velocity_share", "float", VELOCITY_SHARE, "full swipe push, as a fraction of max_push", lo=0.0, hi=100.0, live=into(Repulsion, "share")),
     Key("velocity_threshold", "float", VELOCITY_THRESHOLD, "speed factor (0..1) below which a move is no swipe",
-        lo=0.0, hi=1.0),
+        lo=0.0, hi=1.0, live=into(Repulsion, "threshold")),
     Key("velocity_colour", "float", VELOCITY_COLOUR, "a swipe's colour force as a fraction of its push",
-        lo=0.0, hi=1.0),
-    Key("shock_speed", "float", SHOCK_SPEED, "click ring radius growth, px/s", lo=0.0, hi=100_000.0),
+        lo=0.0, hi=1.0, live=into(Repulsion, "colour_share")),
+    Key("shock_speed", "float", SHOCK_SPEED, "click ring radius growth, px/s", lo=0.0, hi=100_000.0, live=into(Shockwaves, "speed")),
     Key("shock_band", "float", SHOCK_BAND, "half-width of the pushed band around a ring's front, px",
-        lo=0.001, hi=100_000.0),
-    Key("shock_strength", "float", SHOCK_STRENGTH, "push at a fresh ring's front, px", lo=0.0, hi=100_000.0),
-    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s (its push fades as 1 − age)", lo=0.0, hi=1.0),
+        lo=0.001, hi=100_000.0, live=into(Shockwaves, "band")),
+    Key("shock_strength", "float", SHOCK_STRENGTH, "push at a fresh ring's front, px", lo=0.0, hi=100_000.0, live=into(Shockwaves, "strength")),
+    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s (its push fades as 1 − age)", lo=0.0, hi=1.0, live=into(Shockwaves, "duration")),
     Key("max_rings", "int", MAX_RINGS, "rings alive at once; a click beyond replaces the oldest", lo=1, hi=4096),
-    Key("colour", "colour", BASE, "dot colour at rest"),
-    Key("active_colour", "colour", ACTIVE, "dot colour at full force"),
-    Key("light_colour", "colour", LIGHT_BASE, "dot colour at rest on the light theme (T); `colour` is the dark one's"),
-    Key("light_active_colour", "colour", LIGHT_ACTIVE, "dot colour at full force on the light theme"),
-    Key("colour_ease", "float", COLOUR_EASE, "fraction of the way to the target colour per step", lo=0.0, hi=1.0),
-    Key("background", "colour", "#00000000", "a fill under the dots; alpha 00 (default) leaves the scene's"),
+    Key("colour", "colour", BASE, "dot colour at rest", live=into(DotColours, "base", rgb)),
+    Key("active_colour", "colour", ACTIVE, "dot colour at full force", live=into(DotColours, "active", rgb)),
+    Key("light_colour", "colour", LIGHT_BASE, "dot colour at rest on the light theme (T); `colour` is the dark one's",
+        live=into(DotStyle, "light_base", lambda c: tuple(parse_colour(c)[:3]))),
+    Key("light_active_colour", "colour", LIGHT_ACTIVE, "dot colour at full force on the light theme",
+        live=into(DotStyle, "light_active", lambda c: tuple(parse_colour(c)[:3]))),
+    Key("colour_ease", "float", COLOUR_EASE, "fraction of the way to the target colour per step", lo=0.0, hi=1.0,
+        live=into(DotColours, "ease")),
+    Key("background", "colour", "#00000000", "a fill under the dots; alpha 00 (default) leaves the scene's",
+        live=into(DotStyle, "background", rgba)),
     Key("inertia", "bool", False, "dots spring back with inertia (React Bits) instead of the seed's instant offsets"),
-    Key("spring", "float", SPRING, "inertia spring stiffness, 1/s²", lo=0.0, hi=10_000.0),
-    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s", lo=0.0, hi=1000.0),
+    Key("spring", "float", SPRING, "inertia spring stiffness, 1/s²", lo=0.0, hi=10_000.0, live=into(Repulsion, "spring")),
+    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s", lo=0.0, hi=1000.0, live=into(Repulsion, "spring_damping")),
 )
 
 

@@ -54,6 +54,7 @@ from ropework.components.view3d import Camera, Lights
 from ropework.components.frame import STEP
 from ropework.systems.services.colour import parse_colour
 from ropework.kinds import Kind, kind
+from ropework.live import into, vector
 from ropework.schema import Key, LevelError, table
 
 # Strap physics (the seed's constants, scene units with y up).
@@ -125,8 +126,14 @@ LIGHT = table(
 )
 
 
-def _f(name, default, doc, lo, hi):
-    return Key(name, "float", default, doc, lo=lo, hi=hi)
+def _f(name, default, doc, lo, hi, live=None):
+    return Key(name, "float", default, doc, lo=lo, hi=hi, live=live)
+
+
+def live_gravity(body, cfg, name):
+    """Gravity per strap step: g·every², as spawn stores it (low power steps every `every` engine steps)."""
+    every = body.get(Cadence).every
+    body.get(Forces).gravity = np.array([0.0, cfg[name] * every * every, 0.0], np.float32)
 
 
 SCHEMA = table(
@@ -135,23 +142,24 @@ SCHEMA = table(
     _f("anchor_x", ANCHOR[0], "strap anchor x, units (y up, origin at the view's centre)", -1e3, 1e3),
     _f("anchor_y", ANCHOR[1], "strap anchor y, units", -1e3, 1e3),
     _f("anchor_z", ANCHOR[2], "strap anchor z, units", -1e3, 1e3),
-    _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5),
-    _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0),
-    Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500),
+    _f("gravity", GRAVITY, "acceleration along y, units/s² (negative: down)", -1e5, 1e5, live=live_gravity),
+    _f("damping", DAMPING, "fraction of velocity kept per strap step", 0.0, 1.0, live=into(Forces, "damping")),
+    Key("passes", "int", PASSES, "constraint passes per strap step (stiffness)", lo=1, hi=500, live=into(Constraints, "passes")),
     _f("pin_share", PIN_SHARE, "share of the first link's length error node 1 takes (node 0 is the anchor): "
-       "0.5 as seed 000's code, 1 the whole of it (a strap stiffer under the anchor)", 0.5, 1.0),
+       "0.5 as seed 000's code, 1 the whole of it (a strap stiffer under the anchor)", 0.5, 1.0,
+       live=into(Constraints, "share")),
     _f("start_angle", START_ANGLE, "start layout's angle from straight up toward +x, degrees; the strap starts "
        "there at rest (previous position = position), not with the seed's literal prev = (0, 0, 0)", -360.0, 360.0),
-    _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0),
+    _f("follow", FOLLOW, "fraction of the gap to the drag target closed per strap step", 0.0, 1.0, live=into(CardGrab, "follow")),
     Key("low_power", "bool", False, "the seed's mobile mode: low_power_nodes, a 1/30 s step, pixel ratio ≤ 1.5"),
     Key("low_power_nodes", "int", LOW_POWER_NODES, "strap points in low power", lo=2, hi=MAX_NODES),
     Key("low_power_every", "int", LOW_POWER_EVERY, "engine steps (1/60 s) per strap step in low power", lo=1, hi=60),
     _f("low_power_pixel_ratio", LOW_POWER_PIXEL_RATIO, "pixel ratio cap in low power", 0.25, 4.0),
-    _f("fov", FOV, "camera's vertical field of view, degrees", 1.0, 170.0),
-    _f("near", NEAR, "camera near clip, units", 1e-4, 1e4),
-    _f("far", FAR, "camera far clip, units", 1e-3, 1e6),
-    _f("camera_z", CAMERA_Z, "camera distance on +z, looking at the origin, units", 0.01, 1e4),
-    _f("ambient", AMBIENT, "ambient light intensity (π: the albedo itself)", 0.0, 100.0),
+    _f("fov", FOV, "camera's vertical field of view, degrees", 1.0, 170.0, live=into(Camera, "fov")),
+    _f("near", NEAR, "camera near clip, units", 1e-4, 1e4, live=into(Camera, "near")),
+    _f("far", FAR, "camera far clip, units", 1e-3, 1e6, live=into(Camera, "far")),
+    _f("camera_z", CAMERA_Z, "camera distance on +z, looking at the origin, units", 0.01, 1e4, live=vector(Camera, "eye", 2)),
+    _f("ambient", AMBIENT, "ambient light intensity (π: the albedo itself)", 0.0, 100.0, live=into(Lights, "ambient")),
     _f("max_pixel_ratio", MAX_PIXEL_RATIO, "render pixels per scene pixel at most", 0.25, 4.0),
     Key("antialias", "bool", True, "supersample the layer where the framebuffer is not already dense"),
     _f("card_width", CARD_SIZE[0], "card width, units", 0.01, 100.0),
@@ -168,24 +176,25 @@ SCHEMA = table(
     Key("clip_colour", "colour", "#b9bdc6", "metal clip colour"),
     Key("card_image", "str", "", "PNG for the card's front, relative to the level file and inside its folder "
         "(empty: art from the title, subtitle and colours)", max_len=300),
-    _f("ease_z", EASE_Z, "after release: fraction of rot Z removed per step", 0.0, 1.0),
-    _f("lift_gain", LIFT_GAIN, "after release: target rot X per unit/step of y velocity, rad", -100.0, 100.0),
-    _f("lift_max", LIFT_MAX, "after release: clamp of target rot X, rad", 0.0, 3.2),
-    _f("omega_x2", OMEGA_X2, "rot X spring, ω², 1/s²", 0.0, 1e4),
-    _f("omega_y2", OMEGA_Y2, "rot Y spring, ω², 1/s²", 0.0, 1e4),
-    _f("spin_drag", SPIN_DRAG, "spin lost per step per rad/s", 0.0, 1.0),
-    _f("spin_drag_base", SPIN_DRAG_BASE, "spin fraction lost per step", 0.0, 1.0),
-    _f("spin_keep_min", SPIN_KEEP_MIN, "spin fraction always kept per step", 0.0, 1.0),
+    _f("ease_z", EASE_Z, "after release: fraction of rot Z removed per step", 0.0, 1.0, live=into(CardSpring, "ease_z")),
+    _f("lift_gain", LIFT_GAIN, "after release: target rot X per unit/step of y velocity, rad", -100.0, 100.0, live=into(CardSpring, "lift_gain")),
+    _f("lift_max", LIFT_MAX, "after release: clamp of target rot X, rad", 0.0, 3.2, live=into(CardSpring, "lift_max")),
+    _f("omega_x2", OMEGA_X2, "rot X spring, ω², 1/s²", 0.0, 1e4, live=into(CardSpring, "omega_x2")),
+    _f("omega_y2", OMEGA_Y2, "rot Y spring, ω², 1/s²", 0.0, 1e4, live=into(CardSpring, "omega_y2")),
+    _f("spin_drag", SPIN_DRAG, "spin lost per step per rad/s", 0.0, 1.0, live=into(CardSpring, "drag")),
+    _f("spin_drag_base", SPIN_DRAG_BASE, "spin fraction lost per step", 0.0, 1.0, live=into(CardSpring, "drag_base")),
+    _f("spin_keep_min", SPIN_KEEP_MIN, "spin fraction always kept per step", 0.0, 1.0, live=into(CardSpring, "keep_min")),
     Key("tilt_while_held", "bool", False, "while held, tilt the card with the hand's velocity (the tilt_* keys) and "
-        "carry that spin into the release; false: as the seed, the card keeps its pose and spin until released"),
-    _f("tilt_x", TILT_X, "while held: rot X per unit/step of y velocity, rad", -100.0, 100.0),
-    _f("tilt_y", TILT_Y, "while held: rot Y per unit/step of x velocity, rad", -100.0, 100.0),
-    _f("tilt_z", TILT_Z, "while held: −rot Z per unit/step of x velocity, rad", -100.0, 100.0),
-    _f("tilt_max_x", TILT_MAX_X, "while held: clamp of rot X, rad", 0.0, 3.2),
-    _f("tilt_max_y", TILT_MAX_Y, "while held: clamp of rot Y, rad", 0.0, 3.2),
-    _f("tilt_max_z", TILT_MAX_Z, "while held: clamp of rot Z, rad", 0.0, 3.2),
-    _f("tilt_ease", TILT_EASE, "while held: fraction of the way to the tilt per step", 0.0, 1.0),
-    _f("strap_width", STRAP_WIDTH, "ribbon width, units", 0.001, 10.0),
+        "carry that spin into the release; false: as the seed, the card keeps its pose and spin until released",
+        live=into(CardGrab, "tilt_while_held")),
+    _f("tilt_x", TILT_X, "while held: rot X per unit/step of y velocity, rad", -100.0, 100.0, live=vector(CardGrab, "tilt", 0)),
+    _f("tilt_y", TILT_Y, "while held: rot Y per unit/step of x velocity, rad", -100.0, 100.0, live=vector(CardGrab, "tilt", 1)),
+    _f("tilt_z", TILT_Z, "while held: −rot Z per unit/step of x velocity, rad", -100.0, 100.0, live=vector(CardGrab, "tilt", 2)),
+    _f("tilt_max_x", TILT_MAX_X, "while held: clamp of rot X, rad", 0.0, 3.2, live=vector(CardGrab, "tilt_max", 0)),
+    _f("tilt_max_y", TILT_MAX_Y, "while held: clamp of rot Y, rad", 0.0, 3.2, live=vector(CardGrab, "tilt_max", 1)),
+    _f("tilt_max_z", TILT_MAX_Z, "while held: clamp of rot Z, rad", 0.0, 3.2, live=vector(CardGrab, "tilt_max", 2)),
+    _f("tilt_ease", TILT_EASE, "while held: fraction of the way to the tilt per step", 0.0, 1.0, live=into(CardGrab, "tilt_ease")),
+    _f("strap_width", STRAP_WIDTH, "ribbon width, units", 0.001, 10.0, live=into(StrapLook, "width")),
     Key("strap_text", "str", STRAP_TEXT, "text printed along the strap", max_len=40),
     Key("strap_colour", "colour", "#111113", "strap base colour"),
     Key("strap_border", "colour", "#d90429", "strap edge colour"),

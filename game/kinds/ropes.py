@@ -10,6 +10,7 @@ from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, 
 from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
+from ropework.live import into
 from ropework.schema import Key, table
 
 GRAVITY = 900.0      # px/s², downward: the seed's pull
@@ -28,6 +29,41 @@ TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
 
+# How a running body takes each live key (see ropework.live): cloth shares these.
+def live_gravity(body, cfg, name):
+    body.get(Forces).gravity = np.array([0.0, cfg[name]], np.float32)
+
+
+def live_margin(body, cfg, name):
+    m, f = cfg[name], body.frame
+    bounds = body.get(Bounds)
+    bounds.lo, bounds.hi = np.array([m, m], np.float32), np.array([f.width - m, f.height - m], np.float32)
+
+
+def live_grab_pins(body, cfg, name):
+    """Switch pinned grabs; a point held right now changes with them (so a release frees it)."""
+    grab, pts = body.get(Grab), body.get(Points)
+    grab.pin = cfg[name]
+    if grab.held >= 0:
+        pts.inv_mass[grab.held] = 0.0 if grab.pin else 1.0
+
+
+def live_rope_colours(body, cfg, name):
+    body.get(RopeStyle).colour = np.array([parse_colour(r["colour"]) for r in cfg["rope"]], np.float32)
+
+
+def live_rope_widths(body, cfg, name):
+    body.get(RopeStyle).width = np.array([r["width"] for r in cfg["rope"]], np.float32)
+
+
+def live_anchors(body, cfg, name):
+    """Move every rope's pinned first point to its anchor (the studio drags anchors)."""
+    pins, pts = body.get(Pins), body.get(Points)
+    pins.anchor[:, 0] = np.array([r["anchor"] for r in cfg["rope"]], np.float32) * np.float32(body.frame.width)
+    pts.pos[pins.index] = pins.anchor
+    pts.prev[pins.index] = pins.anchor
+
+
 SEED_ROPES = [
     {"anchor": 0.18, "points": 20, "colour": "#ff6600"},
     {"anchor": 0.5, "points": 27, "colour": "#00d4ff"},
@@ -35,29 +71,35 @@ SEED_ROPES = [
 ]
 
 ROPE = table(
-    Key("anchor", "float", None, "anchor's x as a fraction of the window width", lo=0.0, hi=1.0),
+    Key("anchor", "float", None, "anchor's x as a fraction of the window width", lo=0.0, hi=1.0, live=live_anchors),
     Key("points", "int", 20, "points in the rope (before fitting to the height)", lo=2, hi=MAX_ROPE_POINTS),
-    Key("colour", "colour", "#ff6600", "stroke and dot colour"),
-    Key("width", "float", WIDTH, "stroke width, px", lo=0.1, hi=100.0),
+    Key("colour", "colour", "#ff6600", "stroke and dot colour", live=live_rope_colours),
+    Key("width", "float", WIDTH, "stroke width, px", lo=0.1, hi=100.0, live=live_rope_widths),
 )
 
 SCHEMA = table(
-    Key("gravity", "float", GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
-    Key("damping", "float", DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
-    Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("gravity", "float", GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0, live=live_gravity),
+    Key("damping", "float", DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0,
+        live=into(Forces, "damping")),
+    Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500,
+        live=into(Constraints, "passes")),
     Key("pin_share", "float", PIN_SHARE, "share of a link's length error its free end takes when the other end is pinned (an anchor, a pinned grab): 0.5 as seed 001's code, 1 the whole of it "
-        "(stiffer right under the rail)", lo=0.5, hi=1.0),
+        "(stiffer right under the rail)", lo=0.5, hi=1.0, live=into(Constraints, "share")),
     Key("segment", "float", SEGMENT, "rest length between neighbouring points, px", lo=0.5, hi=1000.0),
-    Key("grab_radius", "float", GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0),
+    Key("grab_radius", "float", GRAB_RADIUS, "pick distance for a press, px", lo=0.0, hi=10_000.0,
+        live=into(Grab, "radius")),
     Key("grab_pins", "bool", False, "the held point is pinned to the cursor (true) or, as the seed, put there "
-        "each step and left to the solver (false)"),
-    Key("margin", "float", MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0),
+        "each step and left to the solver (false)", live=live_grab_pins),
+    Key("margin", "float", MARGIN, "free points stay this far inside the window, px", lo=0.0, hi=1000.0,
+        live=live_margin),
     Key("fit", "float", FIT, "ropes are shortened to fit this fraction of the height", lo=0.01, hi=100.0),
     Key("min_points", "int", MIN_POINTS, "fitting never leaves a rope shorter than this", lo=2, hi=MAX_ROPE_POINTS),
     Key("anchor_y", "float", ANCHOR_Y, "anchors' distance below the top edge, px", lo=0.0, hi=100_000.0),
     Key("rail", "bool", True, "draw the faint rail the ropes hang from"),
-    Key("tip_radius", "float", TIP_RADIUS, "radius of the dot at each tip, px (0: none)", lo=0.0, hi=100.0),
-    Key("anchor_radius", "float", ANCHOR_RADIUS, "radius of the dot at each anchor, px (0: none)", lo=0.0, hi=100.0),
+    Key("tip_radius", "float", TIP_RADIUS, "radius of the dot at each tip, px (0: none)", lo=0.0, hi=100.0,
+        live=into(RopeStyle, "tip_radius")),
+    Key("anchor_radius", "float", ANCHOR_RADIUS, "radius of the dot at each anchor, px (0: none)", lo=0.0, hi=100.0,
+        live=into(RopeStyle, "anchor_radius")),
     rope=(ROPE, 1, 10_000, "one hanging rope"),
 )
 

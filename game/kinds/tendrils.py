@@ -19,6 +19,7 @@ from ropework.components.tendrils import TendrilLook, Tendrils
 from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
+from ropework.live import into
 from ropework.schema import Key, table
 
 ROPES = 16              # ropes in the bundle on a wide window
@@ -76,6 +77,36 @@ PALETTE = ["#19f0ff", "#ff2bd6", "#39ff14", "#9650ff", "#ffb000", "#00ffc8"]
 MAX_ROPES = 10_000
 MAX_POINTS = 10_000
 
+# How a running bundle takes each live key (see ropework.live).
+def live_drag(body, cfg, name):
+    """The drag kept per step; electrify writes Forces.damping from it each step, the next one included."""
+    body.get(Tendrils).drag = cfg[name]
+    if not body.get(Tendrils).electrified:
+        body.get(Forces).damping = cfg[name]
+
+
+def live_orbit_radius(body, cfg, name):
+    """The anchors' circle, as the orbit system lays it out at this step's time."""
+    td, pins = body.get(Tendrils), body.get(PointerPins)
+    td.orbit_radius = cfg[name]
+    a = td.angle + np.float32(td.orbit_speed * body.frame.t)
+    pins.offset[:] = np.float32(cfg[name]) * np.stack([np.cos(a), np.sin(a)], 1)
+
+
+def live_fan(body, cfg, name):
+    td = body.get(Tendrils)
+    r = np.arange(len(td.gdir))
+    td.gdir = (math.pi / 2 + ((r + 0.5) / len(r) - 0.5) * cfg[name]).astype(np.float32)
+
+
+def live_electric_glow(body, cfg, name):
+    body.get(TendrilLook).electric_glow = (*parse_colour(cfg["electric_glow"])[:3], cfg["electric_glow_alpha"])
+
+
+def live_electric_core(body, cfg, name):
+    body.get(TendrilLook).electric_core = (*parse_colour(cfg["electric_core"])[:3], cfg["electric_core_alpha"])
+
+
 COLOUR = table(Key("colour", "colour", "#19f0ff", "a rope colour; rope r takes entry r mod the count"))
 
 SCHEMA = table(
@@ -93,52 +124,53 @@ SCHEMA = table(
     Key("freq_min", "float", FREQ_MIN, "slowest per-rope wind frequency, rad/s", lo=0.0, hi=100.0),
     Key("freq_max", "float", FREQ_MAX, "fastest per-rope wind frequency, rad/s", lo=0.0, hi=100.0),
     Key("phase_max", "float", PHASE_MAX, "per-rope phases are uniform in 0..this, rad", lo=0.0, hi=100.0),
-    Key("gravity", "float", GRAVITY, "pull along each rope's own direction, px/s²", lo=-100_000.0, hi=100_000.0),
-    Key("fan", "float", FAN, "spread of the gravity directions around straight down, rad", lo=0.0, hi=2 * math.pi),
-    Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500),
+    Key("gravity", "float", GRAVITY, "pull along each rope's own direction, px/s²", lo=-100_000.0, hi=100_000.0, live=into(Tendrils, "gravity")),
+    Key("fan", "float", FAN, "spread of the gravity directions around straight down, rad", lo=0.0, hi=2 * math.pi, live=live_fan),
+    Key("passes", "int", PASSES, "constraint relaxation passes per step (stiffness)", lo=1, hi=500, live=into(Constraints, "passes")),
     Key("pin_share", "float", PIN_SHARE, "share of the first link's length error point 1 takes (point 0 "
-        "is pinned to the pointer): 1 as seed 002's code, 0.5 half of it", lo=0.5, hi=1.0),
-    Key("drag", "float", DRAG, "fraction of velocity kept per step", lo=0.0, hi=1.0),
-    Key("wind", "float", WIND, "per-rope fast horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0),
-    Key("gust", "float", GUST, "shared slow horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0),
-    Key("gust_freq", "float", GUST_FREQ, "shared slow wind frequency, rad/s", lo=0.0, hi=100.0),
-    Key("wave", "float", WAVE, "vertical travelling wave amplitude, px/s²", lo=0.0, hi=100_000.0),
-    Key("wave_freq", "float", WAVE_FREQ, "travelling wave frequency, rad/s", lo=0.0, hi=100.0),
-    Key("wave_lag", "float", WAVE_LAG, "travelling wave phase lag per point, rad", lo=-100.0, hi=100.0),
+        "is pinned to the pointer): 1 as seed 002's code, 0.5 half of it", lo=0.5, hi=1.0,
+        live=into(Constraints, "share")),
+    Key("drag", "float", DRAG, "fraction of velocity kept per step", lo=0.0, hi=1.0, live=live_drag),
+    Key("wind", "float", WIND, "per-rope fast horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0, live=into(Tendrils, "wind")),
+    Key("gust", "float", GUST, "shared slow horizontal wind amplitude, px/s²", lo=0.0, hi=100_000.0, live=into(Tendrils, "gust")),
+    Key("gust_freq", "float", GUST_FREQ, "shared slow wind frequency, rad/s", lo=0.0, hi=100.0, live=into(Tendrils, "gust_freq")),
+    Key("wave", "float", WAVE, "vertical travelling wave amplitude, px/s²", lo=0.0, hi=100_000.0, live=into(Tendrils, "wave")),
+    Key("wave_freq", "float", WAVE_FREQ, "travelling wave frequency, rad/s", lo=0.0, hi=100.0, live=into(Tendrils, "wave_freq")),
+    Key("wave_lag", "float", WAVE_LAG, "travelling wave phase lag per point, rad", lo=-100.0, hi=100.0, live=into(Tendrils, "wave_lag")),
     Key("orbit_radius", "float", ORBIT_RADIUS, "radius of the anchors' circle around the pointer, px",
-        lo=0.0, hi=10_000.0),
-    Key("orbit_speed", "float", ORBIT_SPEED, "turn rate of the anchors' circle, rad/s", lo=-100.0, hi=100.0),
+        lo=0.0, hi=10_000.0, live=live_orbit_radius),
+    Key("orbit_speed", "float", ORBIT_SPEED, "turn rate of the anchors' circle, rad/s", lo=-100.0, hi=100.0, live=into(Tendrils, "orbit_speed")),
     Key("electric_drag", "float", ELECTRIC_DRAG, "fraction of velocity kept per step while the button is held",
-        lo=0.0, hi=1.0),
+        lo=0.0, hi=1.0, live=into(Tendrils, "electric_drag")),
     Key("electric_shake", "float", ELECTRIC_SHAKE, "± random force per axis per point while held, px/s²",
-        lo=0.0, hi=1_000_000.0),
+        lo=0.0, hi=1_000_000.0, live=into(Tendrils, "electric_shake")),
     Key("sparks", "int", SPARKS, "slots in the spark ring buffer (0: no sparks)", lo=0, hi=1_000_000),
-    Key("spark_threshold", "float", SPARK_THRESHOLD, "tip speed that may throw sparks, px/s", lo=0.0, hi=1e7),
-    Key("spark_chance", "float", SPARK_CHANCE, "probability a fast tip throws a spark per step", lo=0.0, hi=1.0),
-    Key("spark_keep", "float", SPARK_KEEP, "fraction of the tip velocity a spark takes", lo=-10.0, hi=10.0),
-    Key("spark_jitter", "float", SPARK_JITTER, "± random spark velocity per axis, px/s", lo=0.0, hi=1e6),
-    Key("spark_life", "float", SPARK_LIFE, "shortest spark life, s", lo=0.0, hi=3600.0),
+    Key("spark_threshold", "float", SPARK_THRESHOLD, "tip speed that may throw sparks, px/s", lo=0.0, hi=1e7, live=into(Sparks, "threshold")),
+    Key("spark_chance", "float", SPARK_CHANCE, "probability a fast tip throws a spark per step", lo=0.0, hi=1.0, live=into(Sparks, "chance")),
+    Key("spark_keep", "float", SPARK_KEEP, "fraction of the tip velocity a spark takes", lo=-10.0, hi=10.0, live=into(Sparks, "keep")),
+    Key("spark_jitter", "float", SPARK_JITTER, "± random spark velocity per axis, px/s", lo=0.0, hi=1e6, live=into(Sparks, "jitter")),
+    Key("spark_life", "float", SPARK_LIFE, "shortest spark life, s", lo=0.0, hi=3600.0, live=into(Sparks, "life_min")),
     Key("spark_life_spread", "float", SPARK_LIFE_SPREAD, "spark lives are spark_life + U(0, this), s",
-        lo=0.0, hi=3600.0),
-    Key("spark_gravity", "float", SPARK_GRAVITY, "downward pull on sparks, px/s²", lo=-100_000.0, hi=100_000.0),
-    Key("spark_drag", "float", SPARK_DRAG, "fraction of a spark's velocity kept per step", lo=0.0, hi=1.0),
-    Key("glow_width", "float", GLOW_WIDTH, "glow stroke width in core widths", lo=0.0, hi=100.0),
-    Key("glow_alpha", "float", GLOW_ALPHA, "glow stroke opacity", lo=0.0, hi=1.0),
-    Key("core_alpha", "float", CORE_ALPHA, "core stroke opacity", lo=0.0, hi=1.0),
-    Key("electric_glow", "colour", ELECTRIC_GLOW, "glow colour while electrified"),
-    Key("electric_glow_alpha", "float", ELECTRIC_GLOW_ALPHA, "glow opacity while electrified", lo=0.0, hi=1.0),
-    Key("electric_core", "colour", ELECTRIC_CORE, "core colour while electrified"),
-    Key("electric_core_alpha", "float", ELECTRIC_CORE_ALPHA, "core opacity while electrified", lo=0.0, hi=1.0),
+        lo=0.0, hi=3600.0, live=into(Sparks, "life_spread")),
+    Key("spark_gravity", "float", SPARK_GRAVITY, "downward pull on sparks, px/s²", lo=-100_000.0, hi=100_000.0, live=into(Sparks, "gravity")),
+    Key("spark_drag", "float", SPARK_DRAG, "fraction of a spark's velocity kept per step", lo=0.0, hi=1.0, live=into(Sparks, "drag")),
+    Key("glow_width", "float", GLOW_WIDTH, "glow stroke width in core widths", lo=0.0, hi=100.0, live=into(TendrilLook, "glow_width")),
+    Key("glow_alpha", "float", GLOW_ALPHA, "glow stroke opacity", lo=0.0, hi=1.0, live=into(TendrilLook, "glow_alpha")),
+    Key("core_alpha", "float", CORE_ALPHA, "core stroke opacity", lo=0.0, hi=1.0, live=into(TendrilLook, "core_alpha")),
+    Key("electric_glow", "colour", ELECTRIC_GLOW, "glow colour while electrified", live=live_electric_glow),
+    Key("electric_glow_alpha", "float", ELECTRIC_GLOW_ALPHA, "glow opacity while electrified", lo=0.0, hi=1.0, live=live_electric_glow),
+    Key("electric_core", "colour", ELECTRIC_CORE, "core colour while electrified", live=live_electric_core),
+    Key("electric_core_alpha", "float", ELECTRIC_CORE_ALPHA, "core opacity while electrified", lo=0.0, hi=1.0, live=live_electric_core),
     Key("trail_keep", "float", TRAIL_KEEP, "fraction of the old image kept per 1/60 s (0: no trails)",
-        lo=0.0, hi=0.999),
-    Key("backdrop", "colour", BACKDROP, "colour the trails fade into; \"#rrggbb00\" adds the light onto lower layers"),
-    Key("pointer_glow", "float", POINTER_GLOW, "radius of the glow at the pointer, px (0: none)", lo=0.0, hi=10_000.0),
+        lo=0.0, hi=0.999, live=into(TendrilLook, "keep")),
+    Key("backdrop", "colour", BACKDROP, "colour the trails fade into; \"#rrggbb00\" adds the light onto lower layers", live=into(TendrilLook, "backdrop", parse_colour)),
+    Key("pointer_glow", "float", POINTER_GLOW, "radius of the glow at the pointer, px (0: none)", lo=0.0, hi=10_000.0, live=into(TendrilLook, "pointer_glow")),
     Key("home_x", "float", HOME_X, "where the bundle hangs before the pointer arrives, fraction of the width",
         lo=0.0, hi=1.0),
     Key("home_y", "float", HOME_Y, "... and of the height", lo=0.0, hi=1.0),
     Key("autopilot", "bool", True, "move the pointer on a slow path when nobody does (off with reduced motion)"),
     Key("autopilot_after", "float", AUTOPILOT_AFTER, "seconds without input before the autopilot starts",
-        lo=0.0, hi=1e6),
+        lo=0.0, hi=1e6, live=into(Autopilot, "after")),
     palette=(COLOUR, 1, 1000, "the rope colours (default: the seed's six neon colours)"),
 )
 

@@ -7,6 +7,7 @@ float32 (arcade.gl's "f"), never per-frame allocations of GL objects.
 """
 from __future__ import annotations
 
+import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
@@ -22,6 +23,13 @@ vec4 scene_to_clip(vec2 q, vec2 viewport) {
     return vec4(q.x / viewport.x * 2.0 - 1.0, 1.0 - q.y / viewport.y * 2.0, 0.0, 1.0);
 }
 """
+
+
+def forget_gone(cache: dict) -> None:
+    """Drop a draw system's per-entity GL objects of entities deleted since (a layer the studio
+    rebuilt spawns new ones), so they are released instead of kept for good."""
+    for ent in [e for e in cache if not esper.entity_exists(e)]:
+        del cache[ent]
 
 
 def vertex_shader(source: str) -> str:

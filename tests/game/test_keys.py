@@ -9,7 +9,8 @@ from tests.conftest import ROOT
 
 def test_every_binding_names_real_keys_bound_once():
     codes = keys.codes()                    # raises on a key bound twice or a name arcade lacks
-    assert len(codes) == sum(len(b.keys) for b in keys.BINDINGS)
+    chords = keys.chords()
+    assert len(codes) + len(chords) == sum(len(b.keys) for b in keys.BINDINGS)
     assert codes[arcade.key.H] == codes[arcade.key.F1] == ("help", None)
     assert codes[arcade.key.KEY_1] == codes[arcade.key.NUM_1] == ("level", 0)
     assert codes[arcade.key.KEY_9] == ("level", 8)
@@ -22,6 +23,18 @@ def test_the_issue_keys_are_all_bound():
             k.PERIOD: "step", k.R: "reset", k.T: "theme", k.M: "motion", k.S: "screenshot", k.G: "record",
             k.ESCAPE: "quit"}
     assert {code: keys.lookup(code)[0] for code in want} == want
+
+
+def test_ctrl_chords_are_the_studio_keys_and_never_their_plain_key():
+    k = arcade.key
+    ctrl, shift = k.MOD_ACCEL, k.MOD_SHIFT
+    assert keys.lookup(k.S, ctrl) == ("save", None)
+    assert keys.lookup(k.S, ctrl | shift) == ("save_as", None)
+    assert keys.lookup(k.Z, ctrl) == ("undo", None)
+    assert keys.lookup(k.Z, ctrl | shift) == keys.lookup(k.Y, ctrl) == ("redo", None)
+    assert keys.lookup(k.S) == ("screenshot", None) and keys.lookup(k.S, shift) == ("screenshot", None)
+    assert keys.lookup(k.R, ctrl) is None           # Ctrl with an unbound key does nothing
+    assert keys.lookup(k.E) == ("studio", None)
 
 
 def test_readme_lists_exactly_the_key_table():

@@ -1,0 +1,167 @@
+"""The studio in a real window, driven as a person would (Xvfb + xdotool; the harness of
+tests/game/test_real_window.py): open it with E, drag the rope level's passes slider, hold a
+rope and take its passes from 14 to 2 with the keyboard while holding it — it stretches —
+hang a rope by clicking the rail, undo that, save with Ctrl+S, and find the file changed in
+exactly the passes line, its comment intact."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from ropework.scene import Scene
+from ropework.studio import Studio
+from ropework.studio_view import LABEL, plan, slider_range
+from tests.conftest import LEVELS
+from tests.game.test_real_window import START_TIMEOUT, Desk, display, poll, pytestmark  # noqa: F401  (fixture, skip)
+
+SIZE = (1100, 700)           # px: the window; the panel takes its right 390 px
+MIDDLE = (0, 212, 255)       # the middle rope's colour (#00d4ff)
+NEW = (255, 102, 0)          # a new rope's default colour (#ff6600)
+NEAR = 40
+RAIL_X = 330                 # px: where the test hangs a rope (0.3 of the width)
+
+
+def lowest(img, colour, x0, x1) -> int | None:
+    """The lowest window row (y down) showing ``colour`` between columns x0..x1, or None."""
+    near = (np.abs(img[:SIZE[1], x0:x1] - colour) <= NEAR).all(axis=2)
+    ys = np.nonzero(near.any(axis=1))[0]
+    return int(ys.max()) if len(ys) else None
+
+
+def test_the_studio_in_a_real_window(display, tmp_path):
+    level = tmp_path / "rope.toml"
+    original = (LEVELS / "rope.toml").read_text("utf-8")
+    level.write_text(original, "utf-8")
+
+    # where the panel puts the passes slider: the view's own layout, from the same model
+    scene = Scene.load(level, size=SIZE)
+    st = Studio(scene)
+    row = next(r for r in plan(st, *SIZE, selected=0) if r.kind == "key" and r.name == "passes")
+    lo, hi = slider_range(st.key((0,), "passes"), 14)
+    scene.close()
+    sx0, sw = row.x + LABEL, row.w - LABEL - 80
+    knob = sx0 + 7 + (14 - lo) / (hi - lo) * (sw - 14)
+    sy = SIZE[1] - (row.y + row.h / 2)                  # window y, down
+
+    desk = Desk(display)
+    proc = subprocess.Popen([sys.executable, "-m", "ropework", str(level), "--size", f"{SIZE[0]}x{SIZE[1]}"],
+                            cwd=tmp_path, env=desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        desk.window = poll(desk.find_window, START_TIMEOUT, 0.2)
+
+        def hanging():
+            """the middle rope, hanging"""
+            return lowest(desk.screenshot(), MIDDLE, 500, 600)
+        rest = poll(hanging, 20, 0.2)
+        desk.move(300, 400)
+        desk.xdo("windowfocus", desk.window)
+        time.sleep(0.2)
+        desk.xdo("key", "e")
+
+        def panel():
+            """the studio's panel"""
+            img = desk.screenshot()
+            return img[SIZE[1] // 2, SIZE[0] - 200].sum() < 3 * 80
+        poll(panel, 10, 0.2)
+
+        # drag the passes knob from 14 to the slider's left end (1), then step it with the keys
+        desk.move(int(knob), int(sy))
+        desk.xdo("mousedown", 1)
+        desk.drag((int(knob), int(sy)), (int(sx0) - 20, int(sy)), steps=10)
+        desk.xdo("mouseup", 1)
+        time.sleep(0.2)
+        for _ in range(3):
+            desk.xdo("key", "Left")                       # at the left end already: stays 1 (the key's lowest)
+        desk.xdo("key", "Right")                          # 1 → 2 ...
+        for _ in range(12):
+            desk.xdo("key", "Right")                      # ... → 14 again: the slider holds the keyboard
+        time.sleep(0.3)
+
+        # hold the middle rope's tip and pull it down: 14 passes
+        tip = (550, rest - 3)
+        desk.move(*tip)
+        desk.xdo("mousedown", 1)
+        desk.drag(tip, (550, 450), steps=16)
+        time.sleep(1.5)
+        stiff = lowest(desk.screenshot(), MIDDLE, 450, 650)
+        for _ in range(12):                               # still holding: passes 14 → 2
+            desk.xdo("key", "Left")
+        time.sleep(1.5)
+        soft = lowest(desk.screenshot(), MIDDLE, 450, 650)
+        desk.xdo("mouseup", 1)
+        # the rope's length bounds its mean segment from below: (tip − anchor) / 26 segments
+        seg14, seg2 = (stiff - 6) / 26, (soft - 6) / 26
+        print(f"held rope: lowest pixel {stiff} → {soft} px, mean segment ≥ {seg14:.2f} → {seg2:.2f} px (rest 11)")
+        assert seg2 > seg14 * 1.04 and soft > stiff + 10, f"2 passes should stretch the held rope: {stiff} → {soft} px"
+        time.sleep(1.5)
+
+        # click the rail: a new rope hangs there; Ctrl+Z takes it away
+        assert lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6) is None
+        desk.move(RAIL_X, 7)
+        time.sleep(0.1)
+        desk.xdo("mousedown", 1)
+        time.sleep(0.05)
+        desk.xdo("mouseup", 1)
+
+        def hung():
+            """the new rope at the click"""
+            y = lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6)
+            return y is not None and y > 100 and y
+        try:
+            poll(hung, 8, 0.2)
+        except AssertionError:
+            from PIL import Image
+            Image.fromarray(desk.screenshot().astype(np.uint8)).save(tmp_path / "no-new-rope.png")
+            proc.kill()
+            raise AssertionError(f"no rope hung at the click; screen in {tmp_path}/no-new-rope.png; "
+                                 f"game stderr: {proc.communicate()[1][-2000:]}") from None
+        desk.move(300, 400)
+        desk.xdo("key", "ctrl+z")
+
+        def gone():
+            """the new rope gone again"""
+            return lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6) is None
+        poll(gone, 5, 0.2)
+
+        # Ctrl+S: the file changed in exactly the passes line, its comment kept
+        desk.xdo("key", "ctrl+s")
+
+        def saved():
+            """the saved file"""
+            return level.read_text("utf-8") != original
+        poll(saved, 5, 0.2)
+        before, after = original.splitlines(), level.read_text("utf-8").splitlines()
+        changed = [(a, b) for a, b in zip(before, after) if a != b]
+        assert len(before) == len(after) and changed == [
+            ("passes = 14         # Gauss-Seidel passes: fewer and the rope reads as elastic",
+             "passes = 2          # Gauss-Seidel passes: fewer and the rope reads as elastic")], changed
+        assert not list(tmp_path.glob("*.png")), "Ctrl+S must not also take a screenshot"
+
+        # S with the panel open: the screenshot is the scene alone, under the panel too
+        desk.xdo("key", "s")
+
+        def shot():
+            """the screenshot"""
+            return next(iter(tmp_path.glob("*.png")), None)
+        from PIL import Image
+        png = poll(shot, 5, 0.2)
+        time.sleep(0.3)
+        img = np.asarray(Image.open(png).convert("RGB")).astype(int)
+        assert img.shape[:2] == (SIZE[1], SIZE[0])
+        under_panel = img[SIZE[1] // 2, SIZE[0] - 100]
+        assert (under_panel > 200).all(), f"the panel (or its texture) is in the screenshot: {under_panel}"
+        assert lowest(img, MIDDLE, 500, 600) is not None, "the scene is in the screenshot"
+
+        desk.xdo("key", "e")                              # closed again, then quit
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "Escape")
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and err == "", err
+        assert f"saved {level}" in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
