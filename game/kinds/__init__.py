@@ -30,6 +30,9 @@ class Kind:
     # cursor(scene) -> "grab" | "grabbing" | "default" | None: the pointer's shape; None leaves it to
     # the layers below (a scene none of whose kinds names one shows "grab")
     cursor: Callable | None = None
+    # preset name -> {key: value}: a layer's ``preset = NAME`` fills these keys before validation
+    # (the layer's own keys win); the kind declares a "preset" choice key naming them
+    presets: dict | None = None
 
 
 KINDS: dict[str, Kind] = {}
