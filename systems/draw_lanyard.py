@@ -32,6 +32,14 @@ reflection weighted by Schlick's Fresnel so tilted faces and edges gleam
 (the seed's MeshPhysicalMaterial clear coat, without an environment map).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
+
+Finishes (issue 17, `CardFinish`): the card's material is the seed's glossy
+laminate, a matte stock, a metal, or the glossy card with a holographic foil:
+a second pass over its front and back, added on top (depth equal), whose hue
+runs with the view angle and across the card so it shimmers as the card turns.
+A back image, or the front's picture when there is none, replaces the drawn
+back; a strap image repeats along the strap (its height across the strap's
+width) instead of the woven print.
 """
 from __future__ import annotations
 
@@ -42,7 +50,7 @@ import numpy as np
 from arcade.gl import BufferDescription
 
 from ropework.components import Layer, Points
-from ropework.components.card import Card, CardLook, StrapLook
+from ropework.components.card import Card, CardFinish, CardLook, StrapLook
 from ropework.components.view3d import Camera, Lights
 from ropework.systems.services import camera as cam3
 from ropework.systems.services import lanyard_art as art
@@ -66,6 +74,36 @@ EDGE_SHADE = 0.82       # the card's edge is its colour darkened by this factor 
 STRAP_MATERIAL = (0.62, 0.0, 0.0)   # woven polyester: broad, faint sheen
 CARD_MATERIAL = (0.45, 0.0, 1.0)    # printed stock under a glossy laminate
 CLIP_MATERIAL = (0.28, 1.0, 0.0)    # brushed steel
+FINISHES = {                        # the card's material by its `finish` key
+    "glossy": CARD_MATERIAL,
+    "matte": (0.85, 0.0, 0.0),      # uncoated card stock: a broad, dull sheen
+    "metallic": (0.32, 1.0, 0.2),   # anodised metal card, its colour in the reflection
+    "holographic": CARD_MATERIAL,   # the glossy card under the foil pass
+}
+FOIL_STRENGTH = 0.38    # the foil's added light at its brightest (sRGB 0..1): vivid, the print still reads
+FOIL_BANDS = 2.2        # rainbow cycles across the card's diagonal
+
+_FOIL_FS = """
+#version 330
+uniform vec3 u_eye;
+uniform float u_strength;
+uniform float u_bands;
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+out vec4 out_colour;
+void main() {
+    vec3 N = normalize(v_normal);
+    if (!gl_FrontFacing) N = -N;
+    vec3 V = normalize(u_eye - v_world);
+    float NdotV = max(dot(N, V), 0.0);
+    vec3 R = reflect(-V, N);
+    float phase = u_bands * (v_uv.x + 0.6 * v_uv.y) + 3.0 * (R.x + 0.5 * R.y) + 2.0 * NdotV;
+    vec3 rainbow = 0.5 + 0.5 * cos(6.28318 * (phase + vec3(0.0, 0.33, 0.67)));
+    float sheen = u_strength * (0.35 + 0.65 * pow(1.0 - NdotV, 0.7)) * (0.6 + 0.4 * sin(25.0 * v_uv.y + 9.0 * R.x));
+    out_colour = vec4(rainbow * sheen, 0.0);
+}
+"""
 
 _MESH_VS = """
 #version 330
@@ -341,9 +379,13 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 class LanyardGL:
     """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook):
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, finish: CardFinish | None = None):
         self.ctx = ctx
+        finish = finish or CardFinish()
+        self.finish = finish
         self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
+        self.foil = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_FOIL_FS)
+                     if finish.finish == "holographic" else None)
         self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
@@ -361,11 +403,19 @@ class LanyardGL:
         self.strap_ibo = ctx.buffer(reserve=4)
         self.strap_geo = None
         self.strap_k = 0
-        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink), repeat=True)
+        if finish.strap_image:
+            strap_rgba = art.load_png(finish.strap_image)
+            self.strap_tile = strap.width * strap_rgba.shape[1] / strap_rgba.shape[0]   # units along per repeat
+        else:
+            strap_rgba = art.strap_texture(strap.text, strap.base, strap.border, strap.ink)
+            self.strap_tile = 0.0                                                        # one print along the strap
+        self.strap_tex = self._texture(strap_rgba, repeat=True)
         front = art.load_png(look.image) if look.image else art.card_art(
             card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
         self.front_tex = self._texture(front)
-        self.back_tex = self._texture(art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
+        back = (art.load_png(finish.back_image) if finish.back_image else front if look.image
+                else art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
+        self.back_tex = self._texture(back)
         self.fbo = None
         self.fbo_size = (0, 0)
 
@@ -461,7 +511,7 @@ class DrawLanyard:
                 continue
             gl = self._gl.get(ent)
             if gl is None:
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap)
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, esper.try_component(ent, CardFinish))
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
@@ -470,6 +520,9 @@ class DrawLanyard:
         ratio, taps = render_ratio(look, dpr)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
         verts = ribbon(pts.pos, strap.width, strap.samples)
+        if gl.strap_tile > 0.0:                           # a strap image repeats every tile units of arc
+            arc = np.linalg.norm(np.diff(verts[0::2, :3].astype(np.float64), axis=0), axis=1).sum()
+            verts[:, 6] *= np.float32(arc / gl.strap_tile)
         corners = gl.card_corners @ cam3.euler_xyz(card.rot).T + card.pos
         box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
         if box is None:
@@ -504,10 +557,13 @@ class DrawLanyard:
                 rot = cam3.euler_xyz(card.rot)
                 model = cam3.model(card.pos, card.rot)
                 white = (1.0, 1.0, 1.0)
-                self._part(prog, gl, "front", model, rot, white, CARD_MATERIAL, gl.front_tex)
-                self._part(prog, gl, "back", model, rot, white, CARD_MATERIAL, gl.back_tex)
-                self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
+                material = FINISHES[gl.finish.finish]
+                self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
+                self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
+                self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
+                if gl.foil is not None:
+                    self._foil(ctx, gl, frame, camera, model, rot)
             fbo.scissor = None
         ctx.viewport = vp
         dst = ctx.active_framebuffer
@@ -523,6 +579,29 @@ class DrawLanyard:
             gl.empty.render(c, mode=ctx.TRIANGLES, vertices=3)
         dst.scissor = old_scissor
         ctx.blend_func = old_blend
+
+    @staticmethod
+    def _foil(ctx, gl: LanyardGL, frame, camera, model, rot) -> None:
+        """The holographic foil: the card's faces again, their light added where the card already is."""
+        from pyglet import gl as raw                      # arcade.gl has no depth-function setter
+        foil = gl.foil
+        foil["u_vp"] = _mat4(cam3.view_projection(camera, frame.width, frame.height))
+        foil["u_eye"] = tuple(float(v) for v in camera.eye)
+        foil["u_strength"] = FOIL_STRENGTH
+        foil["u_bands"] = FOIL_BANDS
+        foil["u_model"] = _mat4(model)
+        foil["u_normal"] = tuple(np.asarray(rot, np.float32).T.reshape(-1))
+        old = ctx.blend_func
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.ONE, ctx.ONE
+        raw.glDepthFunc(raw.GL_LEQUAL)
+        raw.glDepthMask(raw.GL_FALSE)
+        for name in ("front", "back"):
+            gl.parts[name].render(foil)
+        raw.glDepthMask(raw.GL_TRUE)
+        raw.glDepthFunc(raw.GL_LESS)
+        ctx.disable(ctx.BLEND)
+        ctx.blend_func = old
 
     @staticmethod
     def _part(prog, gl: LanyardGL, name, model, normal, colour, material, tex) -> None:
