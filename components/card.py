@@ -188,3 +188,21 @@ class CardFinish:
     finish: str = "glossy"
     strap_image: str = ""
     back_image: str = ""
+
+
+@dataclass
+class StrapSleep:
+    """Sleep when calm (issue 17, the `sleep` key): a still lanyard stops stepping.
+
+    After `calm_steps` strap steps in a row with every point moving less than `still`
+    units per step and the card turning slower than `still_spin` rad/s, unheld and with
+    no breeze, the strap is frozen exactly where it is (velocity and spin dropped, its
+    points weightless, so integrate and relax leave it alone) until a press takes the
+    card. calm: the current run of calm steps; asleep: frozen. Written by doze.
+    """
+
+    calm_steps: int
+    still: float
+    still_spin: float
+    calm: int = 0
+    asleep: bool = False

@@ -20,6 +20,7 @@ FRAME = (
     ("input",     "pace",          "pace:Pace"),                # lanyard: low-power cadence
     ("input",     "input",         "input:PointerInput"),       # every scene: pointer events, grabs
     ("input",     "grab_card",     "grab_card:GrabCard"),       # lanyard: press on the card
+    ("input",     "doze",          "doze:Doze"),                # lanyard: a calm strap sleeps (sleep key)
     ("integrate", "electrify",     "electrify:Electrify"),      # tendrils: a held press shakes them
     ("integrate", "blow",          "blow:Blow"),                # tendrils: wind and the travelling wave
     ("integrate", "breeze",        "breeze:BreezeSystem"),      # lanyard: a gentle wind (breeze key)

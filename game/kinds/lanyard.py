@@ -39,7 +39,7 @@ from PIL import Image, UnidentifiedImageError
 
 from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
 from ropework.components.card import (Breeze, Cadence, Card, CardFinish, CardFlip, CardGrab, CardLook,
-                                      CardSpring, StrapLook)
+                                      CardSpring, StrapLook, StrapSleep)
 from ropework.components.view3d import Camera, Lights
 from ropework.components.frame import STEP
 from ropework.systems.services.colour import parse_colour
@@ -109,6 +109,9 @@ FLIP_TRAVEL = 6.0          # px: ... if the pointer moved less than this meanwhi
 FLIP_SPIN = 9.0            # rad/s about Y given by a flip: enough to carry the card past edge-on
 BREEZE = 1.2               # units/s² at the strap's end: a drift of a few degrees, ~3 % of gravity
 ANCHOR_SIDE = 0.5          # "left"/"right" anchors sit this fraction of the half-width from the centre
+SLEEP_STEPS = 60           # strap steps of calm before a sleeping lanyard freezes: a second at 60 Hz
+SLEEP_STILL = 1e-4         # units per step: no point moves more (≈0.005 px at 720 px tall) ...
+SLEEP_SPIN = 5e-3          # rad/s: ... and the card turns slower than this (its bottom creeps < 1 px a second)
 IMAGE_KEYS = ("card_image", "card_back_image", "strap_image")   # PNGs confined to the level's folder
 
 LIGHT = table(
@@ -193,6 +196,8 @@ SCHEMA = table(
         choices=("portrait", "landscape")),
     Key("strap_image", "str", "", "PNG repeated along the strap instead of the woven print, relative to the "
         "level file and inside its folder (its height spans the strap's width)", max_len=300),
+    Key("sleep", "bool", False, "a calm lanyard (still for a second, unheld, no breeze) stops stepping until a "
+        "press takes the card"),
     Key("anchor", "choice", "centre", "where the strap hangs from: anchor_x from the centre of the window, or "
         "that far from a point halfway to its left or right edge", choices=("centre", "left", "right")),
     light=(LIGHT, 0, 8, "a directional light; none given: the seed's key, fill and rim"),
@@ -333,6 +338,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     extra = [CardFinish(finish=cfg["finish"], strap_image=cfg["strap_image"], back_image=cfg["card_back_image"])]
     if cfg["flip"]:
         extra.append(CardFlip(max_steps=int(FLIP_MS / 1000 / STEP), max_travel=FLIP_TRAVEL, spin=FLIP_SPIN))
+    if cfg["sleep"]:
+        extra.append(StrapSleep(calm_steps=SLEEP_STEPS, still=SLEEP_STILL, still_spin=SLEEP_SPIN))
     if cfg["breeze"] > 0.0:
         forces.extra = np.zeros_like(points.pos)
         extra.append(Breeze(strength=cfg["breeze"] * every * every, phase=float(frame.rng.uniform(0.0, 1000.0))))
@@ -365,7 +372,7 @@ def plugin() -> None:
         spawn=spawn,
         points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
         check=check,
-        systems=("rehang", "pace", "input", "grab_card", "breeze", "integrate", "drag_card", "relax",
+        systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
                  "spring_card", "draw_lanyard"),
         cursor=cursor,
     ))

@@ -211,3 +211,35 @@ def test_a_non_finite_strap_is_hung_again_straight_and_still(scenes, tmp_path):
     assert np.isfinite(pts.pos).all()
     rest = parts(scenes(level(tmp_path), size=SIZE, reduced_motion=True))[0].pos   # a strap hung at rest
     assert np.abs(pts.pos - rest).max() < 0.01
+
+
+# ── sleep when calm ─────────────────────────────────────────────────────────
+
+def test_a_calm_lanyard_sleeps_exactly_still_and_a_grab_wakes_it(scenes, tmp_path):
+    from ropework.components.card import StrapSleep
+    s = scenes(level(tmp_path, sleep=True), size=SIZE)
+    s.step(SETTLE * 2)
+    (_, zz), = s.find(StrapSleep)
+    assert zz.asleep
+    pts, card, grab, _ = parts(s)
+    frozen, rot = pts.pos.copy(), card.rot.copy()
+    s.step(300)
+    assert (pts.pos == frozen).all() and (card.rot == rot).all()
+    x, y = card_pixel(s)
+    s.pointer_move(x, y)
+    s.pointer_down(x, y)
+    s.step(1)
+    assert grab.held and not zz.asleep
+    for k in range(20):
+        s.pointer_move(x + 8 * k, y)
+        s.step(1)
+    assert np.abs(pts.pos - frozen).max() > 0.3            # the hand moves it as ever
+    assert pts.inv_mass[0] == 0.0 and (pts.inv_mass[1:] == 1.0).all()
+
+
+def test_a_breeze_or_the_default_never_sleeps(scenes, tmp_path):
+    from ropework.components.card import StrapSleep
+    assert not scenes(level(tmp_path), size=SIZE).find(StrapSleep)
+    s = scenes(level(tmp_path, sleep=True, breeze=1.0), size=SIZE)
+    s.step(SETTLE * 2)
+    assert not s.find(StrapSleep)[0][1].asleep

@@ -24,7 +24,7 @@ def test_the_builtin_frame_is_the_table_in_order():
     assert [s.name for s in order(registry=pipeline.builtin_registry())] == names
     stages = [pipeline.STAGES.index(stage) for stage, _, _ in FRAME]
     assert stages == sorted(stages), "FRAME rows must be in stage order"
-    assert names[:6] == ["autopilot", "orbit", "rehang", "pace", "input", "grab_card"]
+    assert names[:7] == ["autopilot", "orbit", "rehang", "pace", "input", "grab_card", "doze"]
 
 
 def test_a_scene_runs_the_core_its_kinds_and_its_opt_ins(scenes):
