@@ -182,12 +182,13 @@ class CardFinish:
     rainbow foil over the glossy card). strap_image: a PNG (absolute, checked) repeated
     along the strap instead of the woven print (empty: the print). back_image: a PNG
     for the card's back (empty: the front's picture if the front has one, else the
-    drawn back).
+    drawn back). model: a GLB (absolute, checked) whose mesh replaces the drawn card (empty: none).
     """
 
     finish: str = "glossy"
     strap_image: str = ""
     back_image: str = ""
+    model: str = ""
 
 
 @dataclass

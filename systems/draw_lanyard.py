@@ -416,8 +416,26 @@ class LanyardGL:
         back = (art.load_png(finish.back_image) if finish.back_image else front if look.image
                 else art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
         self.back_tex = self._texture(back)
+        self.model = None                                 # (material, sRGB colour, texture or None) of a GLB card
+        if finish.model:
+            self._load_model(card, finish.model)
         self.fbo = None
         self.fbo_size = (0, 0)
+
+    def _load_model(self, card: Card, path: str) -> None:
+        """The GLB card (already checked at load), fitted into the card's frame, as the part "model"."""
+        from ropework.systems.services import gltf
+        with open(path, "rb") as f:
+            model = gltf.parse(f.read())
+        verts = gltf.fit(model, card.size[0], card.size[1], card.drop)
+        self.parts["model"] = self.ctx.geometry(
+            [BufferDescription(self.ctx.buffer(data=verts.tobytes()), "3f 3f 2f", ["in_pos", "in_normal", "in_uv"])],
+            index_buffer=self.ctx.buffer(data=model.indices.tobytes()), index_element_size=4,
+            mode=self.ctx.TRIANGLES)
+        self.model_triangles = model.triangles
+        colour = tuple(float(c) ** (1 / 2.2) for c in model.colour[:3])   # the shader takes sRGB
+        tex = self._texture(model.texture) if model.texture is not None else None
+        self.model = ((model.roughness, model.metallic, 0.0), colour, tex)
 
     def _texture(self, rgba: np.ndarray, repeat: bool = False):
         ctx = self.ctx
@@ -558,9 +576,12 @@ class DrawLanyard:
                 model = cam3.model(card.pos, card.rot)
                 white = (1.0, 1.0, 1.0)
                 material = FINISHES[gl.finish.finish]
-                self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
-                self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
-                self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
+                if gl.model is not None:
+                    self._part(prog, gl, "model", model, rot, gl.model[1], gl.model[0], gl.model[2])
+                else:
+                    self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
+                    self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
+                    self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
                 if gl.foil is not None:
                     self._foil(ctx, gl, frame, camera, model, rot)
@@ -596,7 +617,7 @@ class DrawLanyard:
         ctx.blend_func = ctx.ONE, ctx.ONE
         raw.glDepthFunc(raw.GL_LEQUAL)
         raw.glDepthMask(raw.GL_FALSE)
-        for name in ("front", "back"):
+        for name in ("model",) if gl.model is not None else ("front", "back"):
             gl.parts[name].render(foil)
         raw.glDepthMask(raw.GL_TRUE)
         raw.glDepthFunc(raw.GL_LESS)

@@ -196,6 +196,9 @@ SCHEMA = table(
         choices=("portrait", "landscape")),
     Key("strap_image", "str", "", "PNG repeated along the strap instead of the woven print, relative to the "
         "level file and inside its folder (its height spans the strap's width)", max_len=300),
+    Key("card_model", "str", "", "a glTF 2.0 binary (.glb) card, relative to the level file and inside its folder: "
+        "its mesh, base-colour texture and factors replace the drawn card, scaled to card_width × card_height "
+        "(empty: the drawn card)", max_len=300),
     Key("sleep", "bool", False, "a calm lanyard (still for a second, unheld, no breeze) stops stepping until a "
         "press takes the card"),
     Key("anchor", "choice", "centre", "where the strap hangs from: anchor_x from the centre of the window, or "
@@ -211,18 +214,19 @@ def check(cfg: dict, level: Path, key_path: str) -> None:
     """
     for key in IMAGE_KEYS:
         check_png(cfg, key, level, key_path)
+    check_model(cfg, level, key_path)
 
 
-def check_png(cfg: dict, key: str, level: Path, key_path: str) -> None:
-    """One picture key: a PNG inside the level's folder, replaced by its absolute path."""
+def check_png(cfg: dict, key: str, level: Path, key_path: str, what: str = "a PNG file") -> Path | None:
+    """One picture key: a PNG inside the level's folder, replaced by its absolute path (returned)."""
     raw = cfg.get(key, "")
     if not raw:
-        return
+        return None
     p = f"{key_path}.{key}"
     folder = Path(level).resolve().parent
 
     def fail(found):
-        raise LevelError(level, p, f"expected a PNG file inside {folder}, found {found}")
+        raise LevelError(level, p, f"expected {what} inside {folder}, found {found}")
 
     rel = Path(raw)
     if rel.is_absolute():
@@ -237,6 +241,9 @@ def check_png(cfg: dict, key: str, level: Path, key_path: str) -> None:
             fail(f"{raw!r}, which is not a file")
     except OSError as e:          # a name too long for the file system, a loop of links
         fail(f"{raw!r}, which cannot be opened ({type(e).__name__})")
+    if what != "a PNG file":
+        cfg[key] = str(target)
+        return target
     try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
@@ -248,6 +255,23 @@ def check_png(cfg: dict, key: str, level: Path, key_path: str) -> None:
     if max(size) > MAX_IMAGE_SIDE or min(size) < 1:
         fail(f"{raw!r} of {size[0]}×{size[1]} px (at most {MAX_IMAGE_SIDE} px a side)")
     cfg[key] = str(target)
+    return target
+
+
+def check_model(cfg: dict, level: Path, key_path: str) -> None:
+    """``card_model``: a GLB inside the level's folder that `gltf.parse` reads; else one LevelError line."""
+    from ropework.systems.services import gltf
+    what = "a glTF 2.0 binary (.glb) card model"
+    target = check_png(cfg, "card_model", level, key_path, what)
+    if target is None:
+        return
+    try:
+        if target.stat().st_size > gltf.MAX_BYTES:
+            raise gltf.ModelError(f"a file of {target.stat().st_size:,} bytes (at most {gltf.MAX_BYTES:,})")
+        gltf.parse(target.read_bytes())
+    except (gltf.ModelError, OSError) as e:
+        raise LevelError(level, f"{key_path}.card_model",
+                         f"expected {what}, found {Path(cfg['card_model']).name!r}: {e}") from None
 
 
 def lights(cfg: dict) -> Lights:
@@ -335,7 +359,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
                     max_pixel_ratio=min(cfg["max_pixel_ratio"], cfg["low_power_pixel_ratio"]) if low
                     else cfg["max_pixel_ratio"],
                     antialias=cfg["antialias"])
-    extra = [CardFinish(finish=cfg["finish"], strap_image=cfg["strap_image"], back_image=cfg["card_back_image"])]
+    extra = [CardFinish(finish=cfg["finish"], strap_image=cfg["strap_image"], back_image=cfg["card_back_image"],
+                        model=cfg["card_model"])]
     if cfg["flip"]:
         extra.append(CardFlip(max_steps=int(FLIP_MS / 1000 / STEP), max_travel=FLIP_TRAVEL, spin=FLIP_SPIN))
     if cfg["sleep"]:
