@@ -14,8 +14,9 @@ The look keys (issue 17, `DotLook`) switch to a second program, so the seed's
 dots keep the first one's pixels: a dot's lit level is how far its colour has
 gone from base to active (projected on that line), and it swells by
 1 + swell·lit; with `stretch` it is a capsule (or a box) along its velocity,
-stretch·speed longer; with `glow` a halo GLOW_REACH radii wide fades out
-around it, glow·lit opaque; `fade` fades dots out near the window's edges;
+stretch·speed longer; with `glow` a halo GLOW_REACH radii wide (at most one
+gap: further it would only overdraw its neighbours) fades out around it,
+glow·lit opaque; `fade` fades dots out near the window's edges;
 `intro` grows each dot from nothing, the centre first, with a little
 overshoot (the easing's back-out).
 
@@ -85,6 +86,7 @@ uniform float intro;        // s; 0: none
 uniform float clock;        // s since the grid was laid out
 uniform vec2 centre;
 uniform float reach;        // px from the centre to the farthest dot
+uniform float gap;          // px between dot centres: a halo reaches no further (it would only overdraw)
 in vec2 in_corner;
 in vec2 in_origin;
 in vec2 in_offset;
@@ -96,6 +98,7 @@ out float v_radius;
 out float v_half;
 out float v_halo;
 out float v_alpha;
+out float v_reach;
 const float GLOW_REACH = %(glow_reach)s;
 const float SPREAD = %(spread)s;
 const float BACK = %(back)s;
@@ -111,7 +114,7 @@ void main() {
     float speed = length(in_velocity);
     vec2 ax = speed > 1e-6 ? in_velocity / speed : vec2(1.0, 0.0);
     float half_len = 0.5 * stretch * speed;
-    float halo = glow * lit > 0.0 ? GLOW_REACH * r : 0.0;
+    float halo = glow * lit > 0.0 ? min(GLOW_REACH * r, gap) : 0.0;
     vec2 ext = vec2(r + half_len + halo + 1.0, r + halo + 1.0);
     vec2 local = in_corner * ext;
     vec2 q = in_origin + in_offset + ax * local.x + vec2(-ax.y, ax.x) * local.y;
@@ -121,6 +124,7 @@ void main() {
     v_radius = r;
     v_half = half_len;
     v_halo = glow * lit;
+    v_reach = max(halo, 1e-3);
     float a = 1.0;
     if (fade > 0.0) {
         float e = min(min(in_origin.x, viewport.x - in_origin.x), min(in_origin.y, viewport.y - in_origin.y));
@@ -140,8 +144,8 @@ in float v_radius;
 in float v_half;
 in float v_halo;
 in float v_alpha;
+in float v_reach;
 out vec4 out_colour;
-const float GLOW_REACH = %(glow_reach)s;
 void main() {
     float d;
     if (square == 1) {
@@ -152,7 +156,7 @@ void main() {
     }
     float cover = clamp(0.5 - d, 0.0, 1.0);
     if (v_halo > 0.0) {
-        float h = 1.0 - clamp(d / (GLOW_REACH * max(v_radius, 1e-3)), 0.0, 1.0);
+        float h = 1.0 - clamp(d / v_reach, 0.0, 1.0);
         cover = max(cover, v_halo * h * h);
     }
     float a = cover * v_alpha;
@@ -238,7 +242,7 @@ class DotsGL:
         self.geometry.render(prog, instances=self.count)
 
     def draw_look(self, viewport, diameter: float, look: DotLook, colours: DotColours | None, clock: float,
-                  premultiply: bool = False) -> None:
+                  gap: float, premultiply: bool = False) -> None:
         if not self.count:
             return
         p = self.look
@@ -252,6 +256,7 @@ class DotsGL:
         p["intro"], p["clock"] = look.intro, float(clock)
         p["centre"] = (viewport[0] / 2.0, viewport[1] / 2.0)
         p["reach"] = float(np.hypot(*viewport) / 2.0)
+        p["gap"] = float(gap)
         p["square"] = 1 if look.shape == "square" else 0
         p["premultiply"] = 1 if premultiply else 0
         self.look_geometry.render(p, instances=self.count)
@@ -286,7 +291,7 @@ class DrawDots:
 
             def dots(premultiply: bool) -> None:
                 if fancy:
-                    gl.draw_look(viewport, style.size, look, colours, frame.t, premultiply)
+                    gl.draw_look(viewport, style.size, look, colours, frame.t, grid.gap, premultiply)
                 else:
                     gl.draw(viewport, style.size, premultiply)
 
