@@ -1,6 +1,6 @@
 """Draw dots: every dot of a grid as a round, anti-aliased disc, in one draw call.
 
-Reads: DotGrid, DotStyle, DotLook, DotColours, DotSleep, Layer, Frame.width/height/t.
+Reads: DotGrid, DotColours, DotStyle, DotLook, DotSleep, Layer, Frame.width/height/theme/t.
 Writes: the framebuffer.
 
 Instanced quads: one unit quad, and per dot its origin (uploaded once per
@@ -10,6 +10,11 @@ the level's background — so it composes under any layer drawn after it; a
 layer that wants its own background asks with `background` (alpha above 0) and
 gets one full-window quad under its dots.
 
+Theme: on the light theme a dot's colour — somewhere on the segment from
+`DotColours.base` to `.active`, where the repel system eases it — is shown at
+the same place on the segment from `DotStyle.light_base` to `.light_active`
+(the state keeps the seed's colours; only what is drawn changes), so the
+light-grey dots of a dark page are dark ones on a light page.
 The look keys (issue 17, `DotLook`) switch to a second program, so the seed's
 dots keep the first one's pixels: a dot's lit level is how far its colour has
 gone from base to active (projected on that line), and it swells by
@@ -39,6 +44,10 @@ _VS = """
 #version 330
 uniform vec2 viewport;
 uniform float radius;
+uniform vec3 u_base;        // the state's colour at rest and at full force ...
+uniform vec3 u_active;
+uniform vec3 u_show_base;   // ... and what to show for them
+uniform vec3 u_show_active;
 in vec2 in_corner;      // -1..1
 in vec2 in_origin;      // px
 in vec2 in_offset;      // px
@@ -50,7 +59,10 @@ void main() {
     vec2 q = in_origin + in_offset + in_corner * ext;
     gl_Position = scene_to_clip(q, viewport);
     v_local = in_corner * ext;
-    v_colour = in_colour;
+    vec3 d = u_active - u_base;
+    float dd = dot(d, d);
+    float t = dd > 0.0 ? clamp(dot(in_colour - u_base, d) / dd, 0.0, 1.0) : 0.0;
+    v_colour = (u_show_base == u_base && u_show_active == u_active) ? in_colour : mix(u_show_base, u_show_active, t);
 }
 """
 
@@ -87,6 +99,9 @@ uniform float clock;        // s since the grid was laid out
 uniform vec2 centre;
 uniform float reach;        // px from the centre to the farthest dot
 uniform float gap;          // px between dot centres: a halo reaches no further (it would only overdraw)
+uniform int remap;          // 1: show the colour at its place on show_base → show_base + show_span (the theme)
+uniform vec3 show_base;
+uniform vec3 show_span;
 in vec2 in_corner;
 in vec2 in_origin;
 in vec2 in_offset;
@@ -120,7 +135,7 @@ void main() {
     vec2 q = in_origin + in_offset + ax * local.x + vec2(-ax.y, ax.x) * local.y;
     gl_Position = scene_to_clip(q, viewport);
     v_local = local;
-    v_colour = in_colour;
+    v_colour = remap == 1 ? show_base + show_span * lit : in_colour;
     v_radius = r;
     v_half = half_len;
     v_halo = glow * lit;
@@ -184,6 +199,7 @@ void main() { out_colour = texture(u_src, v_uv); }
 """
 
 _SEED_PREMULTIPLIED_FS = _FS.replace("out_colour = vec4(v_colour, cover);", "out_colour = vec4(v_colour * cover, cover);")
+assert _SEED_PREMULTIPLIED_FS != _FS, "the seed fragment shader changed: update its premultiplied copy"
 
 
 def plain(look: DotLook | None) -> bool:
@@ -233,16 +249,21 @@ class DotsGL:
                                 else np.zeros((grid.n, 2), np.float32))
         self.count = grid.n
 
-    def draw(self, viewport, diameter: float, premultiply: bool = False) -> None:
+    def draw(self, viewport, diameter: float, colours=None, shown=None, premultiply: bool = False) -> None:
+        """``colours``: (base, active) of the state; ``shown``: (base, active) to draw them as."""
         if not self.count:
             return
         prog = self.seed_cached if premultiply else self.program
+        base, active = colours if colours is not None else ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+        show = shown if shown is not None else (base, active)
+        for name, v in (("u_base", base), ("u_active", active), ("u_show_base", show[0]), ("u_show_active", show[1])):
+            prog[name] = tuple(float(c) for c in v)
         prog["viewport"] = tuple(float(v) for v in viewport)
         prog["radius"] = float(diameter) / 2.0
         self.geometry.render(prog, instances=self.count)
 
     def draw_look(self, viewport, diameter: float, look: DotLook, colours: DotColours | None, clock: float,
-                  gap: float, premultiply: bool = False) -> None:
+                  gap: float, premultiply: bool = False, shown=None) -> None:
         if not self.count:
             return
         p = self.look
@@ -259,6 +280,11 @@ class DotsGL:
         p["gap"] = float(gap)
         p["square"] = 1 if look.shape == "square" else 0
         p["premultiply"] = 1 if premultiply else 0
+        p["remap"] = 1 if shown is not None else 0
+        sb, sa = (np.asarray(shown[0], np.float32), np.asarray(shown[1], np.float32)) if shown is not None \
+            else (np.zeros(3, np.float32), np.zeros(3, np.float32))
+        p["show_base"] = tuple(float(v) for v in sb)
+        p["show_span"] = tuple(float(v) for v in sa - sb)
         self.look_geometry.render(p, instances=self.count)
 
 
@@ -296,12 +322,15 @@ class DrawDots:
                                          (frame.width / 2 + 1, frame.height / 2 + 1), style.background, 0.0))
                 gl.fill.draw(viewport)
             fancy = not plain(look)
+            light = frame.theme == "light" and style.light_base is not None
+            shown = (style.light_base, style.light_active) if light else None
+            state = (colours.base, colours.active) if colours is not None else None
 
             def dots(premultiply: bool) -> None:
                 if fancy:
-                    gl.draw_look(viewport, style.size, look, colours, frame.t, grid.gap, premultiply)
+                    gl.draw_look(viewport, style.size, look, colours, frame.t, grid.gap, premultiply, shown)
                 else:
-                    gl.draw(viewport, style.size, premultiply)
+                    gl.draw(viewport, style.size, state, shown, premultiply)
 
             if (sleep is None or not sleep.asleep or intro_running(look, frame.t)
                     or not cache_pays(grid.n, style.size, tuple(ctx.viewport))):
@@ -309,7 +338,7 @@ class DrawDots:
                 gl.upload(grid, fancy)
                 dots(False)
                 continue
-            key = (sleep.version, tuple(ctx.viewport), viewport, style.size)
+            key = (sleep.version, tuple(ctx.viewport), viewport, style.size, frame.theme)
             if gl.cache is None or gl.cache[1] != key:
                 gl.upload(grid, fancy)
                 gl.cache = (self._render_cache(ctx, gl, dots), key)

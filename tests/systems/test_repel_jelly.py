@@ -258,3 +258,11 @@ def test_sleep_changes_nothing(scenes, tmp_path, keys):
             scene.step(1)
     assert sleep(a).runs < sleep(b).runs       # the script has calm spells in which a slept
     assert a.state_hash() == b.state_hash()
+
+
+def test_reduced_motion_turns_the_jelly_and_its_travelling_rings_off(scenes, tmp_path):
+    """The kind's motion note: no overshoot, no ring across the page, so no jelly model either."""
+    scene = scenes(dot_level(tmp_path, tension=0.3, return_duration=0.8, rings="travel", intro=1.0), size=SIZE,
+                   reduced_motion=True)
+    assert not scene.find(Jelly) and not scene.find(TravellingRings)
+    assert rings(scene).speed == 0.0 and grid(scene).velocity.shape == (0, 2)
