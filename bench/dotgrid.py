@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.dotgrid            # from the repository root (about half a minute)
     .venv/bin/python -m bench.dotgrid --quick    # fewer repeats
+    .venv/bin/python -m bench.dotgrid --features # issue 17's keys: jelly, look, presets, an idle (asleep) grid
 
 Every step runs with all three forces busy: the pointer sweeps a circle at
 40 px per step (a half-strength swipe) and clicks every 20 steps, so about three
@@ -46,10 +47,25 @@ CASES = [
 ]
 
 
-def level(tmp: Path, gap: float) -> Path:
-    path = tmp / f"dots-{gap:g}.toml"
-    path.write_text(f'theme = "dark"\n[[layer]]\nkind = "dotgrid"\ngap = {gap}\n')
+# (label, extra level keys) for --features: each at the full-HD and the packed 100k grid
+FEATURES = [
+    ("seed", ""),
+    ("jelly", 'tension = 0.3\nreturn_duration = 0.8\nbounce = 0.6\nrings = "travel"'),
+    ("look", "swell = 0.6\nglow = 0.5\nstretch = 0.05"),
+    ("jelly + look", 'tension = 0.3\nreturn_duration = 0.8\nrings = "travel"\nswell = 0.6\nglow = 0.5\nstretch = 0.05'),
+    ("square + fade", 'shape = "square"\nfade = 120'),
+]
+FEATURE_CASES = [("full HD, gap 20", (1920, 1080), 20.0), ("100k in 1280×720", (1280, 720), 3.04)]
+
+
+def level(tmp: Path, gap: float, keys: str = "", name: str = "") -> Path:
+    path = tmp / f"dots-{gap:g}{name}.toml"
+    path.write_text(f'theme = "dark"\n[[layer]]\nkind = "dotgrid"\ngap = {gap}\n{keys}\n')
     return path
+
+
+def idle(scene: Scene, k: int) -> None:
+    """No input at all: the grid falls asleep after its first step."""
 
 
 def drive(scene: Scene, k: int) -> None:
@@ -70,12 +86,13 @@ def dots(scene: Scene) -> int:
     return sum(g.n for _, g in scene.find(DotGrid))
 
 
-def time_steps(path: Path, size, warm: int, reps: int) -> tuple[int, list[float]]:
+def time_steps(path: Path, size, warm: int, reps: int, hand=None) -> tuple[int, list[float]]:
     scene = Scene.load(path, size=size)
+    hand = hand or drive
     try:
         out = []
         for k in range(warm + reps):
-            drive(scene, k)
+            hand(scene, k)
             t0 = time.perf_counter()
             scene.step(1)
             if k >= warm:
@@ -85,14 +102,15 @@ def time_steps(path: Path, size, warm: int, reps: int) -> tuple[int, list[float]
         scene.close()
 
 
-def time_frames(path: Path, size, ctx, warm: int, reps: int) -> list[float]:
+def time_frames(path: Path, size, ctx, warm: int, reps: int, hand=None) -> list[float]:
     """A step and a whole frame; a scene bigger than FRAME is drawn scaled down into it."""
     scene = Scene.load(path, size=size)
     off = Offscreen(ctx, FRAME)
+    hand = hand or drive
     try:
         out = []
         for k in range(warm + reps):
-            drive(scene, k)
+            hand(scene, k)
             t0 = time.perf_counter()
             scene.step(1)
             off.render(scene)
@@ -112,6 +130,7 @@ def spread(ms: list[float], digits: int = 3) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--features", action="store_true", help="issue 17's keys instead of the seed's sizes")
     args = ap.parse_args(argv)
     warm, steps, frames = (20, 100, 40) if args.quick else (60, 600, 200)
     ctx = headless_window(*FRAME).ctx
@@ -119,6 +138,8 @@ def main(argv=None) -> int:
     print(f"pointer sweeping {SWEEP:g} px/step, a click every {CLICK_EVERY} steps\n")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        if args.features:
+            return features(tmp, ctx, warm, steps, frames)
         print(f"{'':<18}{'scene':>11}{'gap':>6}{'dots':>9}{'ms/step':>9}{'p10–p90':>13}"
               f"{'ms/frame':>10}{'p10–p90':>15}{'FPS':>7}")
         for label, size, gap in CASES:
@@ -127,6 +148,20 @@ def main(argv=None) -> int:
             frames_ms = time_frames(path, size, ctx, warm // 2, frames)
             st, fr = statistics.median(steps_ms), statistics.median(frames_ms)
             print(f"{label:<18}{size[0]:>6}×{size[1]:<4}{gap:>6g}{n:>9,}{st:>9.3f}{spread(steps_ms):>13}"
+                  f"{fr:>10.2f}{spread(frames_ms, 2):>15}{1e3 / fr:>7.0f}")
+    return 0
+
+
+def features(tmp: Path, ctx, warm: int, steps: int, frames: int) -> int:
+    print(f"{'':<18}{'keys':<15}{'dots':>9}{'ms/step':>9}{'p10–p90':>13}{'ms/frame':>10}{'p10–p90':>15}{'FPS':>7}")
+    for label, size, gap in FEATURE_CASES:
+        rows = [(name, keys, None) for name, keys in FEATURES] + [("seed, idle", "", idle)]
+        for i, (name, keys, hand) in enumerate(rows):
+            path = level(tmp, gap, keys, f"-{i}")
+            n, steps_ms = time_steps(path, size, warm, steps, hand)
+            frames_ms = time_frames(path, size, ctx, warm // 2, frames, hand)
+            st, fr = statistics.median(steps_ms), statistics.median(frames_ms)
+            print(f"{label:<18}{name:<15}{n:>9,}{st:>9.3f}{spread(steps_ms):>13}"
                   f"{fr:>10.2f}{spread(frames_ms, 2):>15}{1e3 / fr:>7.0f}")
     return 0
 

@@ -135,3 +135,78 @@ class CardLook:
     image: str
     max_pixel_ratio: float
     antialias: bool
+
+
+@dataclass
+class CardFlip:
+    """Click to flip (issue 17): a short press on the card turns it over.
+
+    A press that lasts at most `max_steps` engine steps and travels at most `max_travel`
+    px flips the card: `flipped` toggles, the release spring's rot-Y target becomes π
+    (the back faces the camera) or 0 again, and the card gets a `spin` rad/s kick about Y
+    toward it. press_step: the engine step of the press (−1: none); press_x, press_y:
+    where it was, px; travel: the farthest the pointer has been from it since, px.
+    Written by grab_card.
+    """
+
+    max_steps: int
+    max_travel: float
+    spin: float
+    flipped: bool = False
+    press_step: int = -1
+    press_x: float = 0.0
+    press_y: float = 0.0
+    travel: float = 0.0
+
+    @property
+    def target_y(self) -> float:
+        return float(np.pi) if self.flipped else 0.0
+
+
+@dataclass
+class Breeze:
+    """A gentle, ever-changing wind on the strap and the card (issue 17); none under reduced motion.
+
+    strength: units/s² — the wind's typical push on the strap's free end (it grows from
+    nothing at the anchor); the wind is a sum of three slow sines in x and z at
+    incommensurate frequencies, so it never repeats. phase: s — where in that pattern
+    the scene starts (from the scene's seeded generator).
+    """
+
+    strength: float
+    phase: float = 0.0
+
+
+@dataclass
+class CardFinish:
+    """The card's material beyond the seed's glossy laminate (issue 17).
+
+    finish: "glossy" (the seed), "matte", "metallic" or "holographic" (a view-dependent
+    rainbow foil over the glossy card). strap_image: a PNG (absolute, checked) repeated
+    along the strap instead of the woven print (empty: the print). back_image: a PNG
+    for the card's back (empty: the front's picture if the front has one, else the
+    drawn back). model: a GLB (absolute, checked) whose mesh replaces the drawn card (empty: none).
+    """
+
+    finish: str = "glossy"
+    strap_image: str = ""
+    back_image: str = ""
+    model: str = ""
+
+
+@dataclass
+class StrapSleep:
+    """Sleep when calm (issue 17, the `sleep` key): a still lanyard stops stepping.
+
+    After `calm_steps` strap steps in a row with every point moving less than `still`
+    units per step and the card turning slower than `still_spin` rad/s, unheld and with
+    no breeze, the strap is frozen exactly where it is (velocity and spin dropped, its
+    points weightless, so integrate and relax leave it alone) until a press takes the
+    card. calm: the current run of calm steps; asleep: frozen. Written by doze.
+    """
+
+    calm_steps: int
+    still: float
+    still_spin: float
+    calm: int = 0
+    asleep: bool = False

@@ -122,3 +122,72 @@ class DotStyle:
     # theme shows for `DotColours.base` and `.active`; None shows those as they are.
     light_base: tuple[float, float, float] | None = None
     light_active: tuple[float, float, float] | None = None
+
+
+@dataclass
+class Jelly:
+    """The dynamic dot model behind the issue-17 keys (present only when one of them is on).
+
+    step: float64[2, 2] — the exact one-step map of a damped spring: (offset − target,
+    velocity) after dt = step @ (offset − target, velocity) before, for the target held
+    over the step, so the return is stable at any stiffness and damping.
+    tension: 0..1 — fraction of the gap to the four neighbours' mean offset and velocity
+    each dot closes per step (0: independent dots).
+    scratch: float32[n, 4] — the offsets and velocities before coupling (Jacobi: every
+    dot reads its neighbours' values from before this step's coupling). Written by repel.
+    """
+
+    step: np.ndarray
+    tension: float
+    scratch: np.ndarray
+
+
+@dataclass
+class TravellingRings:
+    """The current React Bits shock: rings whose front runs out at `speed` px/s, `width`
+    px across, several at once; a ring's push is strength·(1 − front/radius), fading to
+    nothing as the front reaches `radius` px, where the ring ends. The rings live in the
+    grid's `Shockwaves` pool (centres, ages); this replaces the seed's band profile.
+    """
+
+    speed: float
+    width: float
+    radius: float
+    strength: float
+
+
+@dataclass
+class DotLook:
+    """How each dot is drawn beyond its size and colour (issue 17; the defaults draw the seed's dots).
+
+    swell: a fully lit dot is (1 + swell) times its size; stretch: s — a moving dot is
+    drawn as a streak `stretch` seconds of its motion long; glow: 0..1 — halo opacity
+    around a lit dot; fade: px — the band along the window's edges over which dots fade
+    out; shape: "circle" or "square"; intro: s — the grid pops in from the centre
+    outward over this long after load (0: no intro).
+    """
+
+    swell: float = 0.0
+    stretch: float = 0.0
+    glow: float = 0.0
+    fade: float = 0.0
+    shape: str = "circle"
+    intro: float = 0.0
+
+
+@dataclass
+class DotSleep:
+    """Whether the grid's last step changed nothing; written by the repel system.
+
+    A grid whose step left every offset, velocity and colour as it was, with no ring
+    alive, gets exactly the same step again while the pointer's input is unchanged:
+    so repel skips the kernel (asleep) until the input changes or a ring starts, and
+    the draw reuses its cached image. `inputs` is the input the last kernel call saw;
+    `runs` counts kernel calls (the statistics and the tests read it); `version`
+    counts steps that changed the grid, so a drawer knows when its cache is stale.
+    """
+
+    asleep: bool = False
+    inputs: tuple = ()
+    runs: int = 0
+    version: int = 0

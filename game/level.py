@@ -135,6 +135,8 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
             raise LevelError(path, f"{p}.kind", f"unknown entity kind {reprlib.repr(kind_name)}{hint}")
         k = kinds_mod.KINDS[kind_name]
         schema = Table({**{c.name: c for c in LAYER_COMMON}, **k.schema.keys}, k.schema.arrays)
+        if k.presets and isinstance(raw.get("preset"), str) and raw["preset"] in k.presets:
+            raw = {**k.presets[raw["preset"]], **raw}
         cfg = validate(raw, schema, path, p)
         if k.check is not None:
             k.check(cfg, path, p)

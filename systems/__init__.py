@@ -16,12 +16,15 @@ imported when a scene that runs it is built, so loading a level for
 FRAME = (
     ("input",     "autopilot",     "autopilot:Steer"),          # tendrils: an idle pointer wanders
     ("input",     "orbit",         "orbit:Orbit"),              # tendrils: the bundle circles the pointer
+    ("input",     "rehang",        "rehang:Rehang"),            # lanyard: a non-finite strap hangs again
     ("input",     "pace",          "pace:Pace"),                # lanyard: low-power cadence
     ("input",     "input",         "input:PointerInput"),       # every scene: pointer events, grabs
     ("input",     "grab_card",     "grab_card:GrabCard"),       # lanyard: press on the card
+    ("input",     "doze",          "doze:Doze"),                # lanyard: a calm strap sleeps (sleep key)
     ("input",     "ripple",        "ripple:Ripple"),            # dot grid: an unclaimed click starts a ring
     ("integrate", "electrify",     "electrify:Electrify"),      # tendrils: a held press shakes them
     ("integrate", "blow",          "blow:Blow"),                # tendrils: wind and the travelling wave
+    ("integrate", "breeze",        "breeze:BreezeSystem"),      # lanyard: a gentle wind (breeze key)
     ("integrate", "integrate",     "integrate:Integrate"),      # Verlet: gravity, damping, move
     ("integrate", "drag_card",     "drag_card:DragCard"),       # lanyard: the held card follows the hand
     ("integrate", "repel",         "repel:Repel"),              # dot grid: pushes, rings and colours

@@ -1,6 +1,7 @@
 """Draw dots: every dot of a grid as a round, anti-aliased disc, in one draw call.
 
-Reads: DotGrid, DotColours, DotStyle, Layer, Frame.width/height/theme. Writes: the framebuffer.
+Reads: DotGrid, DotColours, DotStyle, DotLook, DotSleep, Layer, Frame.width/height/theme/t.
+Writes: the framebuffer.
 
 Instanced quads: one unit quad, and per dot its origin (uploaded once per
 layout), its offset and its colour (streamed into reused GL buffers each
@@ -14,6 +15,20 @@ Theme: on the light theme a dot's colour — somewhere on the segment from
 the same place on the segment from `DotStyle.light_base` to `.light_active`
 (the state keeps the seed's colours; only what is drawn changes), so the
 light-grey dots of a dark page are dark ones on a light page.
+The look keys (issue 17, `DotLook`) switch to a second program, so the seed's
+dots keep the first one's pixels: a dot's lit level is how far its colour has
+gone from base to active (projected on that line), and it swells by
+1 + swell·lit; with `stretch` it is a capsule (or a box) along its velocity,
+stretch·speed longer; with `glow` a halo GLOW_REACH radii wide (at most one
+gap: further it would only overdraw its neighbours) fades out around it,
+glow·lit opaque; `fade` fades dots out near the window's edges;
+`intro` grows each dot from nothing, the centre first, with a little
+overshoot (the easing's back-out).
+
+A sleeping grid (`DotSleep`: its step changed nothing) whose dots cover more
+pixels than the viewport (`cache_pays`) is drawn once into a cached image — premultiplied alpha, so compositing it equals drawing the dots
+over whatever is below — and from then on that image is composited, one
+full-window quad instead of every dot, until the grid wakes.
 """
 from __future__ import annotations
 
@@ -21,7 +36,7 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from ropework.components.dots import DotColours, DotGrid, DotStyle
+from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx
 
@@ -65,45 +80,224 @@ void main() {
 """
 
 
+GLOW_REACH = 2.5      # a halo reaches this many dot radii beyond the dot's edge
+INTRO_SPREAD = 0.6    # fraction of the intro over which the pop front crosses the grid; each dot grows in the rest
+BACK_OUT = 1.70158    # the easing's overshoot constant (Penner's back-out: about 10 % past full size)
+
+_LOOK_VS = """
+#version 330
+uniform vec2 viewport;
+uniform float radius;
+uniform vec3 base;
+uniform vec3 span;          // active − base
+uniform float swell;
+uniform float stretch;      // s
+uniform float glow;
+uniform float fade;         // px
+uniform float intro;        // s; 0: none
+uniform float clock;        // s since the grid was laid out
+uniform vec2 centre;
+uniform float reach;        // px from the centre to the farthest dot
+uniform float gap;          // px between dot centres: a halo reaches no further (it would only overdraw)
+uniform int remap;          // 1: show the colour at its place on show_base → show_base + show_span (the theme)
+uniform vec3 show_base;
+uniform vec3 show_span;
+in vec2 in_corner;
+in vec2 in_origin;
+in vec2 in_offset;
+in vec3 in_colour;
+in vec2 in_velocity;
+out vec2 v_local;
+out vec3 v_colour;
+out float v_radius;
+out float v_half;
+out float v_halo;
+out float v_alpha;
+out float v_reach;
+const float GLOW_REACH = %(glow_reach)s;
+const float SPREAD = %(spread)s;
+const float BACK = %(back)s;
+void main() {
+    float s2 = dot(span, span);
+    float lit = s2 > 0.0 ? clamp(dot(in_colour - base, span) / s2, 0.0, 1.0) : 0.0;
+    float r = radius * (1.0 + swell * lit);
+    if (intro > 0.0) {
+        float delay = SPREAD * intro * length(in_origin - centre) / max(reach, 1.0);
+        float u = clamp((clock - delay) / ((1.0 - SPREAD) * intro), 0.0, 1.0) - 1.0;
+        r *= 1.0 + (BACK + 1.0) * u * u * u + BACK * u * u;
+    }
+    float speed = length(in_velocity);
+    vec2 ax = speed > 1e-6 ? in_velocity / speed : vec2(1.0, 0.0);
+    float half_len = 0.5 * stretch * speed;
+    float halo = glow * lit > 0.0 ? min(GLOW_REACH * r, gap) : 0.0;
+    vec2 ext = vec2(r + half_len + halo + 1.0, r + halo + 1.0);
+    vec2 local = in_corner * ext;
+    vec2 q = in_origin + in_offset + ax * local.x + vec2(-ax.y, ax.x) * local.y;
+    gl_Position = scene_to_clip(q, viewport);
+    v_local = local;
+    v_colour = remap == 1 ? show_base + show_span * lit : in_colour;
+    v_radius = r;
+    v_half = half_len;
+    v_halo = glow * lit;
+    v_reach = max(halo, 1e-3);
+    float a = 1.0;
+    if (fade > 0.0) {
+        float e = min(min(in_origin.x, viewport.x - in_origin.x), min(in_origin.y, viewport.y - in_origin.y));
+        a = smoothstep(0.0, 1.0, clamp(e / fade, 0.0, 1.0));
+    }
+    v_alpha = a;
+}
+"""
+
+_LOOK_FS = """
+#version 330
+uniform int square;
+uniform int premultiply;
+in vec2 v_local;
+in vec3 v_colour;
+in float v_radius;
+in float v_half;
+in float v_halo;
+in float v_alpha;
+in float v_reach;
+out vec4 out_colour;
+void main() {
+    float d;
+    if (square == 1) {
+        vec2 q = abs(v_local) - vec2(v_radius + v_half, v_radius);
+        d = length(max(q, 0.0)) + min(max(q.x, q.y), 0.0);
+    } else {
+        d = length(vec2(max(abs(v_local.x) - v_half, 0.0), v_local.y)) - v_radius;
+    }
+    float cover = clamp(0.5 - d, 0.0, 1.0);
+    if (v_halo > 0.0) {
+        float h = 1.0 - clamp(d / v_reach, 0.0, 1.0);
+        cover = max(cover, v_halo * h * h);
+    }
+    float a = cover * v_alpha;
+    if (a <= 0.0) discard;
+    out_colour = premultiply == 1 ? vec4(v_colour * a, a) : vec4(v_colour, a);
+}
+"""
+
+_CACHE_VS = """
+#version 330
+out vec2 v_uv;
+void main() {
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
+    v_uv = p;
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+"""
+
+_CACHE_FS = """
+#version 330
+uniform sampler2D u_src;
+in vec2 v_uv;
+out vec4 out_colour;
+void main() { out_colour = texture(u_src, v_uv); }
+"""
+
+_SEED_PREMULTIPLIED_FS = _FS.replace("out_colour = vec4(v_colour, cover);", "out_colour = vec4(v_colour * cover, cover);")
+assert _SEED_PREMULTIPLIED_FS != _FS, "the seed fragment shader changed: update its premultiplied copy"
+
+
+def plain(look: DotLook | None) -> bool:
+    """Whether a grid draws as the seed's dots (every look key at its default)."""
+    return look is None or (look.swell == 0.0 and look.stretch == 0.0 and look.glow == 0.0 and look.fade == 0.0
+                            and look.shape == "circle" and look.intro == 0.0)
+
+
 class DotsGL:
-    """GL state for one grid: a program, the unit quad and three reused instance buffers."""
+    """GL state for one grid: its programs, the unit quad, reused instance buffers, the sleep cache."""
 
     def __init__(self, ctx):
+        self.ctx = ctx
+        consts = {"glow_reach": f"{GLOW_REACH:.6f}", "spread": f"{INTRO_SPREAD:.6f}", "back": f"{BACK_OUT:.6f}"}
         self.program = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_FS)
+        self.seed_cached = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_SEED_PREMULTIPLIED_FS)
+        self.look = ctx.program(vertex_shader=gfx.vertex_shader(_LOOK_VS % consts), fragment_shader=_LOOK_FS % consts)
+        self.blit = ctx.program(vertex_shader=_CACHE_VS, fragment_shader=_CACHE_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.origin = gfx.Stream(ctx, stride=8)
         self.offset = gfx.Stream(ctx, stride=8)
         self.colour = gfx.Stream(ctx, stride=12)
+        self.velocity = gfx.Stream(ctx, stride=8)
         self.layout = None       # the origin array last uploaded
         self.count = 0
-        self.geometry = ctx.geometry(
-            [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
-             BufferDescription(self.origin.buffer, "2f", ["in_origin"], instanced=True),
-             BufferDescription(self.offset.buffer, "2f", ["in_offset"], instanced=True),
-             BufferDescription(self.colour.buffer, "3f", ["in_colour"], instanced=True)],
-            mode=ctx.TRIANGLE_STRIP,
-        )
+        corner = BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"])
+        per_dot = [BufferDescription(self.origin.buffer, "2f", ["in_origin"], instanced=True),
+                   BufferDescription(self.offset.buffer, "2f", ["in_offset"], instanced=True),
+                   BufferDescription(self.colour.buffer, "3f", ["in_colour"], instanced=True)]
+        self.geometry = ctx.geometry([corner, *per_dot], mode=ctx.TRIANGLE_STRIP)
+        self.look_geometry = ctx.geometry(
+            [corner, *per_dot, BufferDescription(self.velocity.buffer, "2f", ["in_velocity"], instanced=True)],
+            mode=ctx.TRIANGLE_STRIP)
+        self.empty = ctx.geometry()
         self.fill = gfx.Quads(ctx)
+        self.cache = None        # (framebuffer, key) of the sleeping grid's image
+        self.cached_draws = 0    # frames composited from the cache (the tests read it)
 
-    def upload(self, grid: DotGrid) -> None:
+    def upload(self, grid: DotGrid, moving: bool) -> None:
         if self.layout is not grid.origin:
             self.origin.write(grid.origin)
             self.layout = grid.origin
         self.offset.write(grid.offset)
         self.colour.write(grid.colour)
+        if moving:
+            self.velocity.write(grid.velocity if len(grid.velocity) == grid.n
+                                else np.zeros((grid.n, 2), np.float32))
         self.count = grid.n
 
-    def draw(self, viewport, diameter: float, colours=None, shown=None) -> None:
+    def draw(self, viewport, diameter: float, colours=None, shown=None, premultiply: bool = False) -> None:
         """``colours``: (base, active) of the state; ``shown``: (base, active) to draw them as."""
         if not self.count:
             return
+        prog = self.seed_cached if premultiply else self.program
         base, active = colours if colours is not None else ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
         show = shown if shown is not None else (base, active)
         for name, v in (("u_base", base), ("u_active", active), ("u_show_base", show[0]), ("u_show_active", show[1])):
-            self.program[name] = tuple(float(c) for c in v)
-        self.program["viewport"] = tuple(float(v) for v in viewport)
-        self.program["radius"] = float(diameter) / 2.0
-        self.geometry.render(self.program, instances=self.count)
+            prog[name] = tuple(float(c) for c in v)
+        prog["viewport"] = tuple(float(v) for v in viewport)
+        prog["radius"] = float(diameter) / 2.0
+        self.geometry.render(prog, instances=self.count)
+
+    def draw_look(self, viewport, diameter: float, look: DotLook, colours: DotColours | None, clock: float,
+                  gap: float, premultiply: bool = False, shown=None) -> None:
+        if not self.count:
+            return
+        p = self.look
+        p["viewport"] = tuple(float(v) for v in viewport)
+        p["radius"] = float(diameter) / 2.0
+        base = colours.base if colours is not None else np.zeros(3, np.float32)
+        span = (colours.active - colours.base) if colours is not None else np.zeros(3, np.float32)
+        p["base"] = tuple(float(v) for v in base)
+        p["span"] = tuple(float(v) for v in span)
+        p["swell"], p["stretch"], p["glow"], p["fade"] = look.swell, look.stretch, look.glow, look.fade
+        p["intro"], p["clock"] = look.intro, float(clock)
+        p["centre"] = (viewport[0] / 2.0, viewport[1] / 2.0)
+        p["reach"] = float(np.hypot(*viewport) / 2.0)
+        p["gap"] = float(gap)
+        p["square"] = 1 if look.shape == "square" else 0
+        p["premultiply"] = 1 if premultiply else 0
+        p["remap"] = 1 if shown is not None else 0
+        sb, sa = (np.asarray(shown[0], np.float32), np.asarray(shown[1], np.float32)) if shown is not None \
+            else (np.zeros(3, np.float32), np.zeros(3, np.float32))
+        p["show_base"] = tuple(float(v) for v in sb)
+        p["show_span"] = tuple(float(v) for v in sa - sb)
+        self.look_geometry.render(p, instances=self.count)
+
+
+def cache_pays(n: int, diameter: float, viewport) -> bool:
+    """Whether compositing a cached full-viewport image costs less than drawing the dots:
+    when their quads cover more pixels than the viewport has (each quad is diameter + 2 px
+    a side). A sparse grid (the seed's page: 390 dots, 2 % of a 1280×720 viewport) draws
+    faster than one full-screen blit; a dense one (100,000 dots, ~5× overdraw) far slower."""
+    return n * (diameter + 2.0) ** 2 > viewport[2] * viewport[3]
+
+
+def intro_running(look: DotLook | None, clock: float) -> bool:
+    return look is not None and look.intro > 0.0 and clock < look.intro * (1.0 + 1e-6)
 
 
 class DrawDots:
@@ -112,12 +306,15 @@ class DrawDots:
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         gfx.forget_gone(self._gl)
-        for ent, (grid, colours, style, layer) in esper.get_components(DotGrid, DotColours, DotStyle, Layer):
+        for ent, (grid, style, layer) in esper.get_components(DotGrid, DotStyle, Layer):
             if layer.name != layer_name:
                 continue
             gl = self._gl.get(ent)
             if gl is None:
                 gl = self._gl[ent] = DotsGL(ctx)
+            look = esper.try_component(ent, DotLook)
+            colours = esper.try_component(ent, DotColours)
+            sleep = esper.try_component(ent, DotSleep)
             viewport = (frame.width, frame.height)
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.BLEND_DEFAULT
@@ -125,7 +322,53 @@ class DrawDots:
                 gl.fill.upload(gfx.quads([(frame.width / 2, frame.height / 2)],
                                          (frame.width / 2 + 1, frame.height / 2 + 1), style.background, 0.0))
                 gl.fill.draw(viewport)
-            gl.upload(grid)
+            fancy = not plain(look)
             light = frame.theme == "light" and style.light_base is not None
-            gl.draw(viewport, style.size, (colours.base, colours.active),
-                    (style.light_base, style.light_active) if light else None)
+            shown = (style.light_base, style.light_active) if light else None
+            state = (colours.base, colours.active) if colours is not None else None
+
+            def dots(premultiply: bool) -> None:
+                if fancy:
+                    gl.draw_look(viewport, style.size, look, colours, frame.t, grid.gap, premultiply, shown)
+                else:
+                    gl.draw(viewport, style.size, state, shown, premultiply)
+
+            if (sleep is None or not sleep.asleep or intro_running(look, frame.t)
+                    or not cache_pays(grid.n, style.size, tuple(ctx.viewport))):
+                gl.cache = None
+                gl.upload(grid, fancy)
+                dots(False)
+                continue
+            key = (sleep.version, tuple(ctx.viewport), viewport, style.size, frame.theme)
+            if gl.cache is None or gl.cache[1] != key:
+                gl.upload(grid, fancy)
+                gl.cache = (self._render_cache(ctx, gl, dots), key)
+            self._composite(ctx, gl)
+
+    @staticmethod
+    def _render_cache(ctx, gl: DotsGL, dots):
+        """The grid's dots, premultiplied, in a framebuffer the size of the bound viewport."""
+        vp = tuple(ctx.viewport)
+        old = gl.cache[0] if gl.cache is not None else None
+        if old is not None and old.size == (vp[2], vp[3]):
+            fbo = old
+        else:
+            fbo = ctx.framebuffer(color_attachments=[ctx.texture((vp[2], vp[3]), components=4, dtype="f2")])
+        with fbo.activate():
+            ctx.viewport = (0, 0, vp[2], vp[3])
+            fbo.clear(color=(0, 0, 0, 0))
+            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA   # the programs write (rgb·a, a): "over" for both
+            dots(True)
+        ctx.viewport = vp
+        ctx.blend_func = ctx.BLEND_DEFAULT
+        return fbo
+
+    @staticmethod
+    def _composite(ctx, gl: DotsGL) -> None:
+        fbo = gl.cache[0]
+        ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+        fbo.color_attachments[0].use(0)
+        gl.blit["u_src"] = 0
+        gl.empty.render(gl.blit, mode=ctx.TRIANGLES, vertices=3)
+        ctx.blend_func = ctx.BLEND_DEFAULT
+        gl.cached_draws += 1

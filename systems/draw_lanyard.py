@@ -37,6 +37,14 @@ them: the default card colour sits at ≈ 91 % at rest, ≈ 87 % turned from the
 key and ≈ 95 % toward it (it was 97–99.7 %, clipped, and read flat).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
+
+Finishes (issue 17, `CardFinish`): the card's material is the seed's glossy
+laminate, a matte stock, a metal, or the glossy card with a holographic foil:
+a second pass over its front and back, added on top (depth equal), whose hue
+runs with the view angle and across the card so it shimmers as the card turns.
+A back image, or the front's picture when there is none, replaces the drawn
+back; a strap image repeats along the strap (its height across the strap's
+width) instead of the woven print.
 """
 from __future__ import annotations
 
@@ -48,7 +56,7 @@ from arcade.gl import BufferDescription
 from pyglet.gl import GL_VIEWPORT, GLint, glGetIntegerv
 
 from ropework.components import Layer, Points
-from ropework.components.card import Card, CardLook, StrapLook
+from ropework.components.card import Card, CardFinish, CardLook, StrapLook
 from ropework.components.view3d import Camera, Lights
 from ropework.systems.services import camera as cam3
 from ropework.systems.services import lanyard_art as art
@@ -77,6 +85,36 @@ WEAVE_PITCH = 0.045                 # units between weave lines, both ways: ≈ 
 WEAVE_LINE = 1 / 3                  # a weave line's share of the pitch
 WEAVE_ALPHA = 0.10                  # white over the base on a line: the seed's 4 % is lost under the lights
 COAT_ROUGHNESS = 0.12               # the laminate's gloss: a narrow key-light highlight that sweeps the face as it turns
+FINISHES = {                        # the card's material by its `finish` key
+    "glossy": CARD_MATERIAL,
+    "matte": (0.85, 0.0, 0.0),      # uncoated card stock: a broad, dull sheen
+    "metallic": (0.32, 1.0, 0.2),   # anodised metal card, its colour in the reflection
+    "holographic": CARD_MATERIAL,   # the glossy card under the foil pass
+}
+FOIL_STRENGTH = 0.38    # the foil's added light at its brightest (sRGB 0..1): vivid, the print still reads
+FOIL_BANDS = 2.2        # rainbow cycles across the card's diagonal
+
+_FOIL_FS = """
+#version 330
+uniform vec3 u_eye;
+uniform float u_strength;
+uniform float u_bands;
+in vec3 v_world;
+in vec3 v_normal;
+in vec2 v_uv;
+out vec4 out_colour;
+void main() {
+    vec3 N = normalize(v_normal);
+    if (!gl_FrontFacing) N = -N;
+    vec3 V = normalize(u_eye - v_world);
+    float NdotV = max(dot(N, V), 0.0);
+    vec3 R = reflect(-V, N);
+    float phase = u_bands * (v_uv.x + 0.6 * v_uv.y) + 3.0 * (R.x + 0.5 * R.y) + 2.0 * NdotV;
+    vec3 rainbow = 0.5 + 0.5 * cos(6.28318 * (phase + vec3(0.0, 0.33, 0.67)));
+    float sheen = u_strength * (0.35 + 0.65 * pow(1.0 - NdotV, 0.7)) * (0.6 + 0.4 * sin(25.0 * v_uv.y + 9.0 * R.x));
+    out_colour = vec4(rainbow * sheen, 0.0);
+}
+"""
 
 _MESH_VS = """
 #version 330
@@ -365,9 +403,14 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 class LanyardGL:
     """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float):
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float,
+                 finish: CardFinish | None = None):
         self.ctx = ctx
+        finish = finish or CardFinish()
+        self.finish = finish
         self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
+        self.foil = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_FOIL_FS)
+                     if finish.finish == "holographic" else None)
         self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
@@ -385,15 +428,41 @@ class LanyardGL:
         self.strap_ibo = ctx.buffer(reserve=4)
         self.strap_geo = None
         self.strap_k = 0
-        gap, line = weave(strap.width, length)
-        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink,
-                                                         gap=gap, line=line, alpha=WEAVE_ALPHA), repeat=True)
+        if finish.strap_image:
+            strap_rgba = art.load_png(finish.strap_image)
+            self.strap_tile = strap.width * strap_rgba.shape[1] / strap_rgba.shape[0]   # units along per repeat
+            self.strap_tex = self._texture(strap_rgba, repeat=True)
+        else:
+            self.strap_tile = 0.0                                                        # the woven print
+            gap, line = weave(strap.width, length)
+            self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink,
+                                                             gap=gap, line=line, alpha=WEAVE_ALPHA), repeat=True)
         front = art.load_png(look.image) if look.image else art.card_art(
             card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
         self.front_tex = self._texture(front)
-        self.back_tex = self._texture(art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
+        back = (art.load_png(finish.back_image) if finish.back_image else front if look.image
+                else art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
+        self.back_tex = self._texture(back)
+        self.model = None                                 # (material, sRGB colour, texture or None) of a GLB card
+        if finish.model:
+            self._load_model(card, finish.model)
         self.fbo = None
         self.fbo_size = (0, 0)
+
+    def _load_model(self, card: Card, path: str) -> None:
+        """The GLB card (already checked at load), fitted into the card's frame, as the part "model"."""
+        from ropework.systems.services import gltf
+        with open(path, "rb") as f:
+            model = gltf.parse(f.read())
+        verts = gltf.fit(model, card.size[0], card.size[1], card.drop)
+        self.parts["model"] = self.ctx.geometry(
+            [BufferDescription(self.ctx.buffer(data=verts.tobytes()), "3f 3f 2f", ["in_pos", "in_normal", "in_uv"])],
+            index_buffer=self.ctx.buffer(data=model.indices.tobytes()), index_element_size=4,
+            mode=self.ctx.TRIANGLES)
+        self.model_triangles = model.triangles
+        colour = tuple(float(c) ** (1 / 2.2) for c in model.colour[:3])   # the shader takes sRGB
+        tex = self._texture(model.texture) if model.texture is not None else None
+        self.model = ((model.roughness, model.metallic, 0.0), colour, tex)
 
     def _texture(self, rgba: np.ndarray, repeat: bool = False):
         ctx = self.ctx
@@ -516,7 +585,7 @@ class DrawLanyard:
             gl = self._gl.get(ent)
             if gl is None:
                 length = float(np.linalg.norm(np.diff(pts.pos, axis=0), axis=1).sum())
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length)
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length, esper.try_component(ent, CardFinish))
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
@@ -525,6 +594,9 @@ class DrawLanyard:
         ratio, taps = render_ratio(look, dpr)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
         verts = ribbon(pts.pos, strap.width, strap.samples)
+        if gl.strap_tile > 0.0:                           # a strap image repeats every tile units of arc
+            arc = np.linalg.norm(np.diff(verts[0::2, :3].astype(np.float64), axis=0), axis=1).sum()
+            verts[:, 6] *= np.float32(arc / gl.strap_tile)
         corners = gl.card_corners @ cam3.euler_xyz(card.rot).T + card.pos
         box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
         if box is None:
@@ -560,10 +632,16 @@ class DrawLanyard:
                 rot = cam3.euler_xyz(card.rot)
                 model = cam3.model(card.pos, card.rot)
                 white = (1.0, 1.0, 1.0)
-                self._part(prog, gl, "front", model, rot, white, CARD_MATERIAL, gl.front_tex)
-                self._part(prog, gl, "back", model, rot, white, CARD_MATERIAL, gl.back_tex)
-                self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
+                material = FINISHES[gl.finish.finish]
+                if gl.model is not None:
+                    self._part(prog, gl, "model", model, rot, gl.model[1], gl.model[0], gl.model[2])
+                else:
+                    self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
+                    self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
+                    self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
+                if gl.foil is not None:
+                    self._foil(ctx, gl, frame, camera, model, rot)
             fbo.scissor = None
         # The composite is a quad over exactly `shown`, not a full-viewport triangle cut by the
         # target's scissor: a window's multisampled framebuffer (GLX on llvmpipe) let the column
@@ -572,6 +650,29 @@ class DrawLanyard:
         # texels cleared this frame (u_own), so nothing of an earlier frame can show anywhere.
         gl.composite_into(vp, shown, own, taps)
         ctx.blend_func = old_blend
+
+    @staticmethod
+    def _foil(ctx, gl: LanyardGL, frame, camera, model, rot) -> None:
+        """The holographic foil: the card's faces again, their light added where the card already is."""
+        from pyglet import gl as raw                      # arcade.gl has no depth-function setter
+        foil = gl.foil
+        foil["u_vp"] = _mat4(cam3.view_projection(camera, frame.width, frame.height))
+        foil["u_eye"] = tuple(float(v) for v in camera.eye)
+        foil["u_strength"] = FOIL_STRENGTH
+        foil["u_bands"] = FOIL_BANDS
+        foil["u_model"] = _mat4(model)
+        foil["u_normal"] = tuple(np.asarray(rot, np.float32).T.reshape(-1))
+        old = ctx.blend_func
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.ONE, ctx.ONE
+        raw.glDepthFunc(raw.GL_LEQUAL)
+        raw.glDepthMask(raw.GL_FALSE)
+        for name in ("model",) if gl.model is not None else ("front", "back"):
+            gl.parts[name].render(foil)
+        raw.glDepthMask(raw.GL_TRUE)
+        raw.glDepthFunc(raw.GL_LESS)
+        ctx.disable(ctx.BLEND)
+        ctx.blend_func = old
 
     @staticmethod
     def _part(prog, gl: LanyardGL, name, model, normal, colour, material, tex) -> None:

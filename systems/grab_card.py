@@ -13,6 +13,11 @@ taken only if no layer above took it: unclaimed, or claimed by a lower layer
 (whose grab is then dropped), so z in the level file decides. At the press the
 grab offset is recorded, last point minus the ray's z = 0 point, and while held
 the drag target is the ray's z = 0 point plus that offset. Up or leave ends it.
+
+With `CardFlip` (the `flip` key), a release that comes within `max_steps` of
+its press and after no more than `max_travel` px of pointer travel is a click:
+the card flips (its spring's rot-Y target turns by π) with a spin kick toward
+the new side. A leave is never a click.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ import esper
 import numpy as np
 
 from ropework.components import Grab, Layer, Pointer, Points
-from ropework.components.card import Card, CardGrab
+from ropework.components.card import Card, CardFlip, CardGrab
 from ropework.components.view3d import Camera
 from ropework.systems.services import camera as cam3
 from ropework.systems.services.hitquery import inside_outline
@@ -44,6 +49,16 @@ def hits_card(card: Card, camera: Camera, width: float, height: float, x: float,
     return inside_outline(px, x, y)
 
 
+def click(flip: CardFlip, card: Card, step: int) -> bool:
+    """At a release: flip the card if the press was a click (short and still); return whether it was."""
+    quick = 0 <= step - flip.press_step <= flip.max_steps and flip.travel <= flip.max_travel
+    flip.press_step = -1
+    if quick:
+        flip.flipped = not flip.flipped
+        card.spin[1] += flip.spin if flip.flipped else -flip.spin
+    return quick
+
+
 class GrabCard(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), None)
@@ -58,8 +73,18 @@ class GrabCard(esper.Processor):
                     ptr.claimed_by = ent
                     grab.held = True
                     grab.offset = pts.pos[-1].astype(np.float64) - hit
+                    flip = esper.try_component(ent, CardFlip)
+                    if flip is not None:
+                        flip.press_step, flip.press_x, flip.press_y, flip.travel = frame.steps, ptr.x, ptr.y, 0.0
             if grab.held and (not ptr.down or not ptr.inside):
                 grab.held = False
+                flip = esper.try_component(ent, CardFlip)
+                if flip is not None and ptr.inside:
+                    click(flip, card, frame.steps)
+            elif grab.held:
+                flip = esper.try_component(ent, CardFlip)
+                if flip is not None:
+                    flip.travel = max(flip.travel, float(np.hypot(ptr.x - flip.press_x, ptr.y - flip.press_y)))
             if grab.held:
                 aim = cam3.plane_point(camera, w, h, ptr.x, ptr.y)
                 if aim is not None:

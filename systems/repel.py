@@ -17,17 +17,38 @@ base + (active − base)·force, and the colour closes `ease` of the gap each st
 so it never jumps. The seed sets the offset to the sum outright; with `inertia`
 a damped spring chases the sum instead, so dots overshoot and ring back to rest.
 When the pointer is outside the window only the rings act.
+
+The jelly model (issue 17; a `Jelly` component, present only when a level turns
+on `tension`, `return_duration`, `stretch` or travelling rings): the same pushes
+make each dot's target; a damped spring carries the dot toward it, integrated
+exactly over the step (`spring_step`: the matrix exponential of the spring, so
+any stiffness and damping is stable), and each dot's offset and velocity then
+close `tension` of the gap to their four neighbours' mean (read from before
+the coupling), so a push travels through the grid. Travelling rings
+(`TravellingRings`) replace the band: a front running out at `speed`, a cosine
+bump `width` px across, its push strength·(1 − front/radius). A dot within
+REST_OFFSET of its target and slower than REST_SPEED counts as calm; once every
+dot is, the whole grid is set exactly on its targets, so a calm grid comes to a
+true rest (dot by dot, it would clip the faint front of a push travelling out).
+
+Sleep (`DotSleep`): a step that changed nothing, with no ring alive, would be
+repeated exactly by the next one with the same pointer input; so while the
+input stays the same the kernel is not called at all.
 """
 from __future__ import annotations
 
+import cmath
 import math
 
 import esper
 import numpy as np
 
-from ropework.components.dots import DotColours, DotGrid, Repulsion, Shockwaves
+from ropework.components.dots import DotColours, DotGrid, DotSleep, Jelly, Repulsion, Shockwaves, TravellingRings
 from ropework.components.pointer import Pointer
 from ropework.systems.services.kernels import kernel
+
+REST_OFFSET = 1e-3   # px from its target under which a slow dot counts as calm: a thousandth of a pixel
+REST_SPEED = 1e-2    # px/s under which a dot that close counts as still
 
 
 @kernel()
@@ -40,6 +61,7 @@ def repel(origin, offset, velocity, colour,
     position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
     first, so a dot out of every source's reach costs no square root."""
     n = origin.shape[0]
+    changed = False
     far = proximity * reach
     swipe = pointer_on and speed_factor > threshold
     reach2 = max(proximity, far if swipe else 0.0) ** 2 if pointer_on else -1.0
@@ -93,9 +115,11 @@ def repel(origin, offset, velocity, colour,
                 tx += dx / d * strength * f
                 ty += dy / d * strength * f
                 force = max(force, f)
+        was_x, was_y = offset[i, 0], offset[i, 1]
         if inertia:
             vx = velocity[i, 0] + (spring * (tx - offset[i, 0]) - spring_damping * velocity[i, 0]) * dt
             vy = velocity[i, 1] + (spring * (ty - offset[i, 1]) - spring_damping * velocity[i, 1]) * dt
+            changed |= vx != velocity[i, 0] or vy != velocity[i, 1]
             velocity[i, 0] = vx
             velocity[i, 1] = vy
             offset[i, 0] += vx * dt
@@ -103,10 +127,14 @@ def repel(origin, offset, velocity, colour,
         else:
             offset[i, 0] = tx
             offset[i, 1] = ty
+        changed |= offset[i, 0] != was_x or offset[i, 1] != was_y
         if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
             for q in range(3):
                 target = base[q] + (active[q] - base[q]) * force
+                was = colour[i, q]
                 colour[i, q] += (target - colour[i, q]) * ease
+                changed |= colour[i, q] != was
+    return changed
 
 
 def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
@@ -116,14 +144,231 @@ def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
     return math.hypot(ptr.x - rep.last[0], ptr.y - rep.last[1])
 
 
+def spring_step(stiffness: float, damping: float, dt: float) -> np.ndarray:
+    """float64[2, 2]: the exact map of x'' = −stiffness·x − damping·x' over dt on (x, x').
+
+    exp(A·dt) for A = [[0, 1], [−k, −c]], by its eigen-decomposition in closed form:
+    e^{s·dt}·(cosh(q·dt)·I + sinh(q·dt)/q·(A − s·I)), s = −c/2, q = √(s² − k), complex
+    when the spring is under-damped; sinh(q·dt)/q → dt as q → 0 (critical damping).
+    """
+    a = np.array([[0.0, 1.0], [-stiffness, -damping]])
+    s = -damping / 2.0
+    q = cmath.sqrt(s * s - stiffness)
+    qt = q * dt
+    sinhc = dt if abs(qt) < 1e-8 else cmath.sinh(qt) / q
+    m = cmath.exp(s * dt) * (cmath.cosh(qt) * np.identity(2) + sinhc * (a - s * np.identity(2)))
+    return np.ascontiguousarray(m.real)
+
+
+def spring_constants(bounce: float, duration: float) -> tuple[float, float]:
+    """(stiffness 1/s², damping 1/s) of a spring that returns in ``duration`` s with ``bounce``.
+
+    As SwiftUI's and Motion's springs: ω = 2π/duration, damping ratio ζ = 1 − bounce
+    (bounce 0: critically damped, no overshoot; toward 1: rings longer and longer).
+    """
+    omega = 2.0 * math.pi / duration
+    return omega * omega, 2.0 * (1.0 - bounce) * omega
+
+
+@kernel()
+def repel_jelly(origin, offset, velocity, colour, scratch,
+                px, py, pointer_on, speed_factor,
+                proximity, max_push, reach, share, threshold, colour_share,
+                ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
+                travel, front_speed, front_width, front_radius, front_strength,
+                base, active, ease, m00, m01, m10, m11, dt):
+    """One jelly step for every dot, in place: the pushes give each dot's target
+    (kept in scratch[:, 0:2]), the exact spring map carries (offset, velocity) toward
+    it, colours ease as the seed's. Returns (whether any offset, velocity or colour
+    changed, whether every dot is now within REST_OFFSET of its target and slower
+    than REST_SPEED)."""
+    n = origin.shape[0]
+    changed = False
+    calm = True
+    far = proximity * reach
+    swipe = pointer_on and speed_factor > threshold
+    reach2 = max(proximity, far if swipe else 0.0) ** 2 if pointer_on else -1.0
+    live = np.empty((ring_alive.shape[0], 6))
+    k = 0
+    for r in range(ring_alive.shape[0]):
+        if not ring_alive[r]:
+            continue
+        age = ring_steps[r] * dt          # the ring's age, as the seed kernel's: steps·dt seconds
+        if travel:
+            radius = front_speed * age
+            if radius >= front_radius:
+                continue
+            half = front_width * 0.5
+            fade = 1.0 - radius / front_radius
+        else:
+            radius = ring_speed * age
+            half = band
+            fade = 1.0 - age
+        inner = max(0.0, radius - half)
+        live[k, 0] = ring_x[r]
+        live[k, 1] = ring_y[r]
+        live[k, 2] = radius
+        live[k, 3] = inner * inner
+        live[k, 4] = (radius + half) ** 2
+        live[k, 5] = fade
+        k += 1
+    half = front_width * 0.5 if travel else band
+    push = front_strength if travel else strength
+    for i in range(n):
+        ox = origin[i, 0]
+        oy = origin[i, 1]
+        tx = 0.0
+        ty = 0.0
+        force = 0.0
+        dx = ox - px
+        dy = oy - py
+        d2 = dx * dx + dy * dy
+        if d2 < reach2:
+            d = math.sqrt(d2)
+            ux, uy = 1.0, 0.0
+            if d > 0.0:
+                ux = dx / d
+                uy = dy / d
+            if d < proximity:
+                f = 1.0 - d / proximity
+                tx += ux * max_push * f
+                ty += uy * max_push * f
+                force = max(force, f)
+            if swipe and d < far:
+                f = (1.0 - d / far) * speed_factor
+                tx += ux * max_push * share * f
+                ty += uy * max_push * share * f
+                force = max(force, f * colour_share)
+        for r in range(k):
+            dx = ox - live[r, 0]
+            dy = oy - live[r, 1]
+            d2 = dx * dx + dy * dy
+            if d2 < live[r, 4] and d2 > live[r, 3]:
+                d = math.sqrt(d2)
+                u = (d - live[r, 2]) / half
+                if travel:
+                    f = live[r, 5] * 0.5 * (1.0 + math.cos(math.pi * u))
+                else:
+                    f = live[r, 5] * (1.0 - abs(u))
+                tx += dx / d * push * f
+                ty += dy / d * push * f
+                force = max(force, f)
+        scratch[i, 0] = tx
+        scratch[i, 1] = ty
+        ex = offset[i, 0] - tx
+        ey = offset[i, 1] - ty
+        vx = velocity[i, 0]
+        vy = velocity[i, 1]
+        nx = tx + m00 * ex + m01 * vx
+        ny = ty + m00 * ey + m01 * vy
+        nvx = m10 * ex + m11 * vx
+        nvy = m10 * ey + m11 * vy
+        calm &= (abs(nx - tx) < REST_OFFSET and abs(ny - ty) < REST_OFFSET
+                 and abs(nvx) < REST_SPEED and abs(nvy) < REST_SPEED)
+        was = (offset[i, 0], offset[i, 1], velocity[i, 0], velocity[i, 1])
+        offset[i, 0] = nx
+        offset[i, 1] = ny
+        velocity[i, 0] = nvx
+        velocity[i, 1] = nvy
+        changed |= (offset[i, 0] != was[0] or offset[i, 1] != was[1]
+                    or velocity[i, 0] != was[2] or velocity[i, 1] != was[3])
+        if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
+            for q in range(3):
+                target = base[q] + (active[q] - base[q]) * force
+                c = colour[i, q]
+                colour[i, q] += (target - colour[i, q]) * ease
+                changed |= colour[i, q] != c
+    return changed, calm
+
+
+@kernel()
+def couple(offset, velocity, scratch, cols, rows, tension):
+    """Pull each dot's offset and velocity `tension` of the way to its four neighbours'
+    mean (fewer at the edges), all from the values before this pass (Jacobi). Returns
+    (whether anything moved, whether every dot is at rest on its target, scratch[:, 0:2])."""
+    n = offset.shape[0]
+    for i in range(n):
+        scratch[i, 2] = offset[i, 0]
+        scratch[i, 3] = offset[i, 1]
+        scratch[i, 4] = velocity[i, 0]
+        scratch[i, 5] = velocity[i, 1]
+    changed = False
+    calm = True
+    for i in range(n):
+        c = i % cols
+        r = i // cols
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        m = 0
+        for j in (i - 1 if c > 0 else -1, i + 1 if c + 1 < cols else -1,
+                  i - cols if r > 0 else -1, i + cols if r + 1 < rows else -1):
+            if j >= 0:
+                s0 += scratch[j, 2]
+                s1 += scratch[j, 3]
+                s2 += scratch[j, 4]
+                s3 += scratch[j, 5]
+                m += 1
+        if m == 0:
+            ox, oy, vx, vy = scratch[i, 2], scratch[i, 3], scratch[i, 4], scratch[i, 5]
+            m = 1
+            s0, s1, s2, s3 = ox, oy, vx, vy
+        ox = scratch[i, 2] + tension * (s0 / m - scratch[i, 2])
+        oy = scratch[i, 3] + tension * (s1 / m - scratch[i, 3])
+        vx = scratch[i, 4] + tension * (s2 / m - scratch[i, 4])
+        vy = scratch[i, 5] + tension * (s3 / m - scratch[i, 5])
+        calm &= (abs(ox - scratch[i, 0]) < REST_OFFSET and abs(oy - scratch[i, 1]) < REST_OFFSET
+                 and abs(vx) < REST_SPEED and abs(vy) < REST_SPEED)
+        offset[i, 0] = ox
+        offset[i, 1] = oy
+        velocity[i, 0] = vx
+        velocity[i, 1] = vy
+        changed |= (offset[i, 0] != scratch[i, 2] or offset[i, 1] != scratch[i, 3]
+                    or velocity[i, 0] != scratch[i, 4] or velocity[i, 1] != scratch[i, 5])
+    return changed, calm
+
+
 class Repel(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), Pointer())
-        for _, (grid, rep, rings, col) in esper.get_components(DotGrid, Repulsion, Shockwaves, DotColours):
+        for ent, (grid, rep, rings, col) in esper.get_components(DotGrid, Repulsion, Shockwaves, DotColours):
             factor = min(pointer_speed(ptr, rep) / rep.speed_trigger, 1.0)
             rep.last[:] = (ptr.x, ptr.y, 1.0 if ptr.inside else 0.0)
-            repel(grid.origin, grid.offset, grid.velocity, grid.colour,
-                  float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
-                  rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold, rep.colour_share,
-                  rings.x, rings.y, rings.steps, rings.alive, rings.speed, rings.band, rings.strength,
-                  col.base, col.active, col.ease, rep.inertia, rep.spring, rep.spring_damping, frame.dt)
+            sleep = esper.try_component(ent, DotSleep)
+            inputs = (float(ptr.x), float(ptr.y), bool(ptr.inside), factor) if ptr.inside else (False,)
+            if sleep is not None and sleep.asleep and sleep.inputs == inputs and not rings.alive.any():
+                continue                       # the same input on an unchanged grid: the same step again
+            jelly = esper.try_component(ent, Jelly)
+            if jelly is None:
+                changed = repel(grid.origin, grid.offset, grid.velocity, grid.colour,
+                                float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
+                                rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
+                                rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
+                                rings.band, rings.strength, col.base, col.active, col.ease, rep.inertia,
+                                rep.spring, rep.spring_damping, frame.dt)
+            else:
+                front = esper.try_component(ent, TravellingRings) or TravellingRings(1.0, 1.0, 1.0, 0.0)
+                m = jelly.step
+                changed = repel_jelly(grid.origin, grid.offset, grid.velocity, grid.colour, jelly.scratch,
+                                      float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
+                                      rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
+                                      rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
+                                      rings.band, rings.strength,
+                                      esper.has_component(ent, TravellingRings), front.speed, front.width,
+                                      front.radius, front.strength,
+                                      col.base, col.active, col.ease,
+                                      m[0, 0], m[0, 1], m[1, 0], m[1, 1], frame.dt)
+                changed, calm = changed
+                if jelly.tension > 0.0:
+                    moved, calm = couple(grid.offset, grid.velocity, jelly.scratch, grid.cols, grid.rows,
+                                         jelly.tension)
+                    changed |= moved
+                if calm and changed:         # every dot a hair from rest: put them on it, so the grid can sleep
+                    grid.offset[:] = jelly.scratch[:, :2]
+                    grid.velocity[:] = 0.0
+            if sleep is not None:
+                sleep.runs += 1
+                sleep.version += bool(changed)
+                sleep.asleep = not changed and not rings.alive.any()   # a live ring ages: never the same step
+                sleep.inputs = inputs

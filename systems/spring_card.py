@@ -29,40 +29,46 @@ import esper
 import numpy as np
 
 from ropework.components import Points
-from ropework.components.card import Cadence, Card, CardGrab, CardSpring
+from ropework.components.card import Cadence, Card, CardFlip, CardGrab, CardSpring
 
 
-def spring_back(card: Card, s: CardSpring, vy: float) -> None:
-    """One strap step of the seed's release spring, in place."""
+def spring_back(card: Card, s: CardSpring, vy: float, target_y: float = 0.0) -> None:
+    """One strap step of the seed's release spring, in place; rot Y springs toward
+    ``target_y`` (π for a flipped card, issue 17; the seed's 0 otherwise)."""
     rot, spin = card.rot, card.spin
     spin[2] = 0.0
     rot[2] += (0.0 - rot[2]) * s.ease_z
     target_x = min(max(-vy * s.lift_gain, -s.lift_max), s.lift_max)
     spin[0] += -s.omega_x2 * math.sin(rot[0] - target_x) * s.dt
-    spin[1] += -s.omega_y2 * math.sin(rot[1]) * s.dt
+    spin[1] += -s.omega_y2 * math.sin(rot[1] - target_y) * s.dt
     for q in (0, 1):
         spin[q] *= max(s.keep_min, 1.0 - (s.drag * abs(spin[q]) + s.drag_base))
         rot[q] += spin[q] * s.dt
 
 
-def tilt(card: Card, g: CardGrab, v: np.ndarray, dt: float) -> None:
-    """One strap step of the held card easing toward its velocity tilt, in place."""
+def tilt(card: Card, g: CardGrab, v: np.ndarray, dt: float, side: float | None = None) -> None:
+    """One strap step of the held card easing toward its velocity tilt, in place. ``side``
+    (a flippable card's rot-Y rest, 0 or π): the Y tilt is about that side, the short way round."""
     want = np.array([-g.tilt[0] * v[1], g.tilt[1] * v[0], -g.tilt[2] * v[0]])
     want = np.clip(want, -g.tilt_max, g.tilt_max)
-    new = card.rot + (want - card.rot) * g.tilt_ease
+    gap = want - card.rot
+    if side is not None:
+        gap[1] = (want[1] + side - card.rot[1] + math.pi) % (2.0 * math.pi) - math.pi
+    new = card.rot + gap * g.tilt_ease
     card.spin[:] = (new - card.rot) / dt
     card.rot[:] = new
 
 
 class SpringCard(esper.Processor):
     def process(self, frame):
-        for _, (pts, card, grab, spring, cad) in esper.get_components(Points, Card, CardGrab, CardSpring, Cadence):
+        for ent, (pts, card, grab, spring, cad) in esper.get_components(Points, Card, CardGrab, CardSpring, Cadence):
             card.pos[:] = pts.pos[-1] + card.hang
             if not cad.active:
                 continue
             v = pts.pos[-1].astype(np.float64) - pts.prev[-1]
+            flip = esper.try_component(ent, CardFlip)
             if grab.held:
                 if grab.tilt_while_held:
-                    tilt(card, grab, v, spring.dt)
+                    tilt(card, grab, v, spring.dt, flip.target_y if flip is not None else None)
             else:
-                spring_back(card, spring, float(v[1]))
+                spring_back(card, spring, float(v[1]), flip.target_y if flip is not None else 0.0)

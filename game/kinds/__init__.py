@@ -40,6 +40,9 @@ class Kind:
     still_when_reduced: bool = False
     # work(cfg, w, h) -> Work: links, passes and drawing a layer of cfg costs (validate's real-time estimate)
     work: Callable = lambda cfg, w, h: Work()
+    # preset name -> {key: value}: a layer's ``preset = NAME`` fills these keys before validation
+    # (the layer's own keys win); the kind declares a "preset" choice key naming them
+    presets: dict | None = None
 
 
 KINDS: dict[str, Kind] = {}

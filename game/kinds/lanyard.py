@@ -49,7 +49,8 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
-from ropework.components.card import Cadence, Card, CardGrab, CardLook, CardSpring, StrapLook
+from ropework.components.card import (Breeze, Cadence, Card, CardFinish, CardFlip, CardGrab, CardLook,
+                                      CardSpring, StrapLook, StrapSleep)
 from ropework.components.view3d import Camera, Lights
 from ropework.components.frame import STEP
 from ropework.systems.services.colour import parse_colour
@@ -116,6 +117,17 @@ STRAP_WIDTH = 0.3          # units across the ribbon (≈20 px at 720 px tall)
 STRAP_TEXT = "ROPEWORK"    # printed along the strap: the project's name
 STRAP_SAMPLES = 4          # ribbon samples per strap segment along the Catmull-Rom curve
 MAX_IMAGE_SIDE = 4096      # px: a card picture larger than this is refused (texture limits)
+
+# Issue 17: flip, breeze, finishes, orientation, anchor.
+FLIP_MS = 450.0            # ms: a press on the card released sooner is a click (React Bits' Lanyard) ...
+FLIP_TRAVEL = 6.0          # px: ... if the pointer moved less than this meanwhile
+FLIP_SPIN = 9.0            # rad/s about Y given by a flip: enough to carry the card past edge-on
+BREEZE = 1.2               # units/s² at the strap's end: a drift of a few degrees, ~3 % of gravity
+ANCHOR_SIDE = 0.5          # "left"/"right" anchors sit this fraction of the half-width from the centre
+SLEEP_STEPS = 60           # strap steps of calm before a sleeping lanyard freezes: a second at 60 Hz
+SLEEP_STILL = 1e-4         # units per step: no point moves more (≈0.005 px at 720 px tall) ...
+SLEEP_SPIN = 5e-3          # rad/s: ... and the card turns slower than this (its bottom creeps < 1 px a second)
+IMAGE_KEYS = ("card_image", "card_back_image", "strap_image")   # PNGs confined to the level's folder
 
 LIGHT = table(
     Key("x", "float", 0.0, "light position x (it shines toward the origin), units", lo=-1e4, hi=1e4),
@@ -200,23 +212,49 @@ SCHEMA = table(
     Key("strap_border", "colour", "#d90429", "strap edge colour"),
     Key("strap_ink", "colour", "#ffffff", "strap print colour"),
     Key("strap_samples", "int", STRAP_SAMPLES, "ribbon samples per strap segment", lo=1, hi=32),
+    Key("flip", "bool", False, f"a click on the card (under {FLIP_MS:g} ms and {FLIP_TRAVEL:g} px) flips it over "
+        "with a spin, to show its back"),
+    Key("card_back_image", "str", "", "PNG for the card's back, relative to the level file and inside its folder "
+        "(empty: the front's picture if card_image is set, else the drawn back)", max_len=300),
+    _f("breeze", 0.0, "a gentle, ever-changing wind on the strap and card, units/s² at the strap's end "
+       f"(0: still air; {BREEZE:g} is a light breeze); none under reduced motion", 0.0, 100.0),
+    Key("finish", "choice", "glossy", "card material: the seed's glossy laminate, matte, metallic, or a "
+        "holographic foil that shifts with the view", choices=("glossy", "matte", "metallic", "holographic")),
+    Key("orientation", "choice", "portrait", "portrait, or landscape (card_width and card_height swapped)",
+        choices=("portrait", "landscape")),
+    Key("strap_image", "str", "", "PNG repeated along the strap instead of the woven print, relative to the "
+        "level file and inside its folder (its height spans the strap's width)", max_len=300),
+    Key("card_model", "str", "", "a glTF 2.0 binary (.glb) card, relative to the level file and inside its folder: "
+        "its mesh, base-colour texture and factors replace the drawn card, scaled to card_width × card_height "
+        "(empty: the drawn card)", max_len=300),
+    Key("sleep", "bool", False, "a calm lanyard (still for a second, unheld, no breeze) stops stepping until a "
+        "press takes the card"),
+    Key("anchor", "choice", "centre", "where the strap hangs from: anchor_x from the centre of the window, or "
+        "that far from a point halfway to its left or right edge", choices=("centre", "left", "right")),
     light=(LIGHT, 0, 8, "a directional light; none given: the seed's key, fill and rim"),
 )
 
 
 def check(cfg: dict, level: Path, key_path: str) -> None:
-    """Resolve ``card_image`` against the level file; it must be a PNG inside the level's folder.
-
-    Replaces the key with the absolute path. Raises LevelError (file, key, expected, found).
+    """Resolve each picture key (`IMAGE_KEYS`) against the level file; each must be a PNG inside
+    the level's folder. Replaces the key with the absolute path. Raises LevelError (file, key,
+    expected, found).
     """
-    raw = cfg.get("card_image", "")
+    for key in IMAGE_KEYS:
+        check_png(cfg, key, level, key_path)
+    check_model(cfg, level, key_path)
+
+
+def check_png(cfg: dict, key: str, level: Path, key_path: str, what: str = "a PNG file") -> Path | None:
+    """One picture key: a PNG inside the level's folder, replaced by its absolute path (returned)."""
+    raw = cfg.get(key, "")
     if not raw:
-        return
-    p = f"{key_path}.card_image"
+        return None
+    p = f"{key_path}.{key}"
     folder = Path(level).resolve().parent
 
     def fail(found):
-        raise LevelError(level, p, f"expected a PNG file inside {folder}, found {found}")
+        raise LevelError(level, p, f"expected {what} inside {folder}, found {found}")
 
     rel = Path(raw)
     if rel.is_absolute():
@@ -231,6 +269,9 @@ def check(cfg: dict, level: Path, key_path: str) -> None:
             fail(f"{raw!r}, which is not a file")
     except OSError as e:          # a name too long for the file system, a loop of links
         fail(f"{raw!r}, which cannot be opened ({type(e).__name__})")
+    if what != "a PNG file":
+        cfg[key] = str(target)
+        return target
     try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
@@ -241,7 +282,24 @@ def check(cfg: dict, level: Path, key_path: str) -> None:
         fail(f"{raw!r}, a {fmt} image")
     if max(size) > MAX_IMAGE_SIDE or min(size) < 1:
         fail(f"{raw!r} of {size[0]}×{size[1]} px (at most {MAX_IMAGE_SIDE} px a side)")
-    cfg["card_image"] = str(target)
+    cfg[key] = str(target)
+    return target
+
+
+def check_model(cfg: dict, level: Path, key_path: str) -> None:
+    """``card_model``: a GLB inside the level's folder that `gltf.parse` reads; else one LevelError line."""
+    from ropework.systems.services import gltf
+    what = "a glTF 2.0 binary (.glb) card model"
+    target = check_png(cfg, "card_model", level, key_path, what)
+    if target is None:
+        return
+    try:
+        if target.stat().st_size > gltf.MAX_BYTES:
+            raise gltf.ModelError(f"a file of {target.stat().st_size:,} bytes (at most {gltf.MAX_BYTES:,})")
+        gltf.parse(target.read_bytes())
+    except (gltf.ModelError, OSError) as e:
+        raise LevelError(level, f"{key_path}.card_model",
+                         f"expected {what}, found {Path(cfg['card_model']).name!r}: {e}") from None
 
 
 def lights(cfg: dict) -> Lights:
@@ -284,11 +342,20 @@ def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -
     points.prev[:] = points.pos
 
 
+def anchor_x(cfg: dict, width: float, height: float) -> float:
+    """The strap's anchor x, units: `anchor_x`, moved halfway to the window's left or right edge
+    (at the z = 0 plane the camera looks at) for ``anchor = "left"`` / ``"right"``."""
+    if cfg["anchor"] == "centre":
+        return cfg["anchor_x"]
+    half_w = cfg["camera_z"] * math.tan(math.radians(cfg["fov"]) / 2) * width / max(height, 1.0)
+    return cfg["anchor_x"] + (-1.0 if cfg["anchor"] == "left" else 1.0) * ANCHOR_SIDE * half_w
+
+
 def spawn(cfg: dict, layer: Layer, frame) -> int:
     low = cfg["low_power"]
     n = cfg["low_power_nodes"] if low else cfg["nodes"]
     every = cfg["low_power_every"] if low else 1
-    anchor = (cfg["anchor_x"], cfg["anchor_y"], cfg["anchor_z"])
+    anchor = (anchor_x(cfg, frame.width, frame.height), cfg["anchor_y"], cfg["anchor_z"])
     points = Points.at(strap_start(n, cfg["rest"], anchor, cfg["start_angle"]))
     pins = Pins(index=np.array([0], np.int32), anchor=points.pos[:1].copy())
     pins.apply(points)
@@ -299,6 +366,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     if frame.reduced_motion:
         hang_at_rest(points, con, forces, HANG_STEPS)
     size = np.array([cfg["card_width"], cfg["card_height"], cfg["card_thickness"]])
+    if cfg["orientation"] == "landscape":
+        size[[0, 1]] = size[[1, 0]]
     card = Card(size=size, drop=cfg["card_drop"], hang=np.array([0.0, 0.0, -cfg["card_offset"]]),
                 proxy_margin=cfg["proxy_margin"])
     card.pos = points.pos[-1].astype(np.float64) + card.hang
@@ -319,9 +388,18 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
                     max_pixel_ratio=min(cfg["max_pixel_ratio"], cfg["low_power_pixel_ratio"]) if low
                     else cfg["max_pixel_ratio"],
                     antialias=cfg["antialias"])
+    extra = [CardFinish(finish=cfg["finish"], strap_image=cfg["strap_image"], back_image=cfg["card_back_image"],
+                        model=cfg["card_model"])]
+    if cfg["flip"]:
+        extra.append(CardFlip(max_steps=int(FLIP_MS / 1000 / STEP), max_travel=FLIP_TRAVEL, spin=FLIP_SPIN))
+    if cfg["sleep"]:
+        extra.append(StrapSleep(calm_steps=SLEEP_STEPS, still=SLEEP_STILL, still_spin=SLEEP_SPIN))
+    if cfg["breeze"] > 0.0:
+        forces.extra = np.zeros_like(points.pos)
+        extra.append(Breeze(strength=cfg["breeze"] * every * every, phase=float(frame.rng.uniform(0.0, 1000.0))))
     return esper.create_entity(
         points, pins, layer, con, forces,
-        Cadence(every=every), card, grab, spring, camera, lights(cfg), strap, look,
+        Cadence(every=every), card, grab, spring, camera, lights(cfg), strap, look, *extra,
     )
 
 
@@ -348,8 +426,9 @@ def plugin() -> None:
         spawn=spawn,
         points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
         check=check,
-        systems=("pace", "input", "grab_card", "integrate", "drag_card", "relax", "spring_card",
-                 "draw_lanyard"),
+        systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
+                 "spring_card", "draw_lanyard"),
         cursor=cursor,
-        motion_note="the strap starts at rest instead of swinging in; the drag, throw and spring-back stay",
+        motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
+                    "and spring-back stay",
     ))

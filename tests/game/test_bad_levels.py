@@ -346,10 +346,15 @@ def test_file_paths_cannot_leave_the_level_folder(tmp_path, kind, key):
         doc = g.minimal_level(kind)
         doc["layer"][0][key] = raw
         refused(write(doc, folder=folder), (1280, 720), f"layer[0].{key}", "expected", "found")
+    good = "art/inside.png"
+    if key.endswith("_model"):                      # a model key takes a GLB, not a picture
+        from ropework.systems.services import gltf
+        good = "art/inside.glb"
+        gltf.write(folder / good, [[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2])
     doc = g.minimal_level(kind)
-    doc["layer"][0][key] = "art/inside.png"
+    doc["layer"][0][key] = good
     lv = level.load(write(doc, folder=folder))
-    assert Path(lv.layers[0][key]).resolve() == (folder / "art" / "inside.png").resolve()
+    assert Path(lv.layers[0][key]).resolve() == (folder / good).resolve()
 
 
 def test_a_too_long_image_name_is_one_line(tmp_path):

@@ -98,3 +98,32 @@ def test_shockwave_pool_is_preallocated(scenes):
     r = rings(scenes("dotgrid.toml"))
     assert r.capacity == dotgrid.MAX_RINGS and r.live == 0
     assert isinstance(r, Shockwaves)
+
+
+@pytest.mark.parametrize("name", sorted(dotgrid.PRESETS))
+def test_a_preset_fills_its_keys_and_the_level_overrides_them(tmp_path, name):
+    keys = dotgrid.PRESETS[name]
+    cfg = load(dot_level(tmp_path, preset=name)).layers[0]
+    for key, want in keys.items():
+        assert cfg[key] == want, key
+    first = next(iter(keys))
+    mine = {"gap": 33.0, "tension": 0.9, "shape": "circle", "return_duration": 2.5, "max_push": 1.5}[first]
+    assert mine != keys[first]
+    cfg = load(dot_level(tmp_path, preset=name, **{first: mine})).layers[0]
+    assert cfg[first] == mine
+    assert all(cfg[k] == v for k, v in keys.items() if k != first)
+
+
+def test_an_unknown_preset_is_one_line_naming_the_key(tmp_path):
+    from ropework.schema import LevelError
+    with pytest.raises(LevelError) as e:
+        load(dot_level(tmp_path, preset="wobbly"))
+    assert "layer[0].preset" in str(e.value) and "'jelly'" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_new_keys_default_to_the_seed_model(tmp_path):
+    cfg = load(LEVELS / "dotgrid.toml").layers[0]
+    assert (cfg["tension"], cfg["return_duration"], cfg["rings"], cfg["preset"]) == (0.0, 0.0, "band", "")
+    assert (cfg["swell"], cfg["stretch"], cfg["glow"], cfg["fade"], cfg["shape"], cfg["intro"]) == (
+        0.0, 0.0, 0.0, 0.0, "circle", 0.0)
+    assert not dotgrid.jelly(cfg)

@@ -24,10 +24,10 @@ def test_the_builtin_frame_is_the_table_in_order():
     assert [s.name for s in order(registry=pipeline.builtin_registry())] == names
     stages = [pipeline.STAGES.index(stage) for stage, _, _ in FRAME]
     assert stages == sorted(stages), "FRAME rows must be in stage order"
-    assert names == ["autopilot", "orbit", "pace", "input", "grab_card", "ripple",  # pinned: a reorder
-                     "electrify", "blow", "integrate", "drag_card", "repel",      # changes physics and
-                     "relax", "spring_card",                                       # must say so here
-                     "emit_sparks", "fly_sparks",
+    assert names == ["autopilot", "orbit", "rehang", "pace", "input", "grab_card", "doze", "ripple",  # pinned:
+                     "electrify", "blow", "breeze", "integrate", "drag_card", "repel",   # a reorder changes
+                     "relax", "spring_card",                                              # physics and must
+                     "emit_sparks", "fly_sparks",                                         # say so here
                      "draw_dots", "draw_lanyard", "draw_links", "draw_ropes", "draw_tendrils"]
 
 
