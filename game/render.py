@@ -11,6 +11,7 @@ import numpy as np
 from PIL import Image
 
 _window = None
+READ_STRIP_BYTES = 16 << 20   # bytes read back from the GPU at a time: a 8192-px-wide picture in 680-row strips
 
 
 def headless_window(width: int = 1280, height: int = 720):
@@ -44,6 +45,23 @@ class Offscreen:
 
     def image(self) -> Image.Image:
         return Image.fromarray(np.ascontiguousarray(self.pixels()))   # uint8[h, w, 4]: RGBA
+
+    def rgb(self) -> Image.Image:
+        """The picture as an RGB image, top row first, read in strips so the pixels are held once."""
+        w, h = self.size
+        im = Image.new("RGB", (w, h))
+        rows = max(1, READ_STRIP_BYTES // (3 * w))
+        for y in range(0, h, rows):                     # GL rows count from the bottom
+            n = min(rows, h - y)
+            data = self.fbo.read(viewport=(0, y, w, n), components=3)
+            im.paste(Image.frombuffer("RGB", (w, n), data, "raw", "RGB", 0, -1), (0, h - y - n))  # stride −1: flip
+        return im
+
+    def release(self) -> None:
+        """Free the framebuffer now rather than at the next garbage collection."""
+        for tex in self.fbo.color_attachments:
+            tex.delete()
+        self.fbo.delete()
 
 
 def snapshot(scene) -> np.ndarray:
