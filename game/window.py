@@ -141,7 +141,12 @@ class PlayWindow(arcade.Window):
         return self.ctl.scene
 
     # ── frame ────────────────────────────────────────────────────────────────
+    # Every handler runs through ctl.guard: an exception from a level, a reload, a draw
+    # or a key becomes a one-line message and the window plays on with the last good scene.
     def on_update(self, delta_time: float):
+        self.ctl.guard("update", self._update, delta_time)
+
+    def _update(self, delta_time: float):
         self.ctl.update(delta_time)
         self._sync_cursor()
         if self.ctl.revision != self._revision:            # a level opened or reloaded
@@ -151,12 +156,19 @@ class PlayWindow(arcade.Window):
                 self.ctl.resize(self.width, self.height)
 
     def on_draw(self):
+        self.ctl.guard("draw", self._draw_scene)
+        self.ctx.screen.use()                              # a draw that failed half-way may have left its own bound
+        self.ctl.guard("draw", self._draw_overlay)
+
+    def _draw_scene(self):
         self.clear(color=tuple(int(round(c * 255)) for c in self.scene.background))
         with count_draws() as calls:
             self.scene.draw(self.ctx)
         now = time.perf_counter()
         dt, self._last_draw = now - self._last_draw, now
         self.ctl.frame(dt, self._grab, calls[0])
+
+    def _draw_overlay(self):
         self.default_camera.use()
         self.ctx.enable(self.ctx.BLEND)
         self.ctx.blend_func = self.ctx.BLEND_DEFAULT
@@ -181,7 +193,7 @@ class PlayWindow(arcade.Window):
     def on_resize(self, width: int, height: int):
         super().on_resize(width, height)
         if width > 0 and height > 0:          # minimised windows report 0×0
-            self.ctl.resize(width, height)
+            self.ctl.guard("resize", self.ctl.resize, width, height)
 
     def on_hide(self):
         self.ctl.clock.pause()
@@ -198,29 +210,29 @@ class PlayWindow(arcade.Window):
         return self.scene.height - y
 
     def on_mouse_motion(self, x, y, dx, dy):
-        self.scene.pointer_move(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if 0 <= x < self.width and 0 <= y < self.height:
-            self.scene.pointer_move(x, self._scene_y(y))
+            self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
         else:
-            self.scene.pointer_leave()      # dragged out of the window: the grab ends, as the seed
+            self.ctl.guard("pointer", self.scene.pointer_leave)   # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
-        self.scene.pointer_down(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_down, x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
-        self.scene.pointer_up(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_up, x, self._scene_y(y))
 
     def on_mouse_leave(self, x, y):
-        self.scene.pointer_leave()
+        self.ctl.guard("pointer", self.scene.pointer_leave)
 
     def on_deactivate(self):
-        self.scene.pointer_leave()          # focus lost mid-drag: let go
+        self.ctl.guard("pointer", self.scene.pointer_leave)   # focus lost mid-drag: let go
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────
     def on_key_press(self, symbol, modifiers):
-        self.ctl.press(symbol)
+        self.ctl.guard("key", self.ctl.press, symbol)
         if self.ctl.quit:
             self.close()
 

@@ -50,6 +50,8 @@ from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
+MAX_LAYER_PIXELS = 4096 * 4096   # render pixels of the layer framebuffer at most (~134 MB with depth): past
+                                 # 2×2 supersampling of 2048×2048 a huge window renders the layer coarser
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
 BOX_PAD = 2.0          # scene px around the layer's projected bounds: room for edge anti-aliasing
 MAX_LIGHTS = 8          # directional lights the shader takes (level files allow 8)
@@ -362,12 +364,10 @@ class LanyardGL:
         self.strap_geo = None
         self.strap_k = 0
         self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink), repeat=True)
-        front = art.load_png(look.image) if look.image else art.card_art(
+        front = art.load_png(look.image, card.size) if look.image else art.card_art(
             card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
         self.front_tex = self._texture(front)
         self.back_tex = self._texture(art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
-        self.fbo = None
-        self.fbo_size = (0, 0)
 
     def _texture(self, rgba: np.ndarray, repeat: bool = False):
         ctx = self.ctx
@@ -379,14 +379,6 @@ class LanyardGL:
         tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
         return tex
 
-    def target(self, size: tuple[int, int]):
-        if size != self.fbo_size:
-            ctx = self.ctx
-            colour = ctx.texture(size, components=4, filter=(ctx.LINEAR, ctx.LINEAR),
-                                 wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
-            self.fbo = ctx.framebuffer(color_attachments=[colour], depth_attachment=ctx.depth_texture(size))
-            self.fbo_size = size
-        return self.fbo
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -450,9 +442,35 @@ def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     return ratio, taps
 
 
+class Target:
+    """The layer framebuffer (colour + depth), one for every lanyard layer of a scene: the layers
+    draw one after another and each clears the texels it reads, so 32 layers hold one, not 32."""
+
+    def __init__(self):
+        self.fbo = None
+        self.size = (0, 0)
+
+    def get(self, ctx, size: tuple[int, int]):
+        if size != self.size:
+            colour = ctx.texture(size, components=4, filter=(ctx.LINEAR, ctx.LINEAR),
+                                 wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+            self.fbo = ctx.framebuffer(color_attachments=[colour], depth_attachment=ctx.depth_texture(size))
+            self.size = size
+        return self.fbo
+
+
+def capped_ratio(ratio: float, taps: int, dpr: float, width: float, height: float) -> tuple[float, int]:
+    """(ratio, taps) with the layer framebuffer held to MAX_LAYER_PIXELS render pixels."""
+    cap = math.sqrt(MAX_LAYER_PIXELS / max(1.0, width * height))
+    if ratio <= cap:
+        return ratio, taps
+    return cap, int(min(taps, max(1, math.ceil(cap / dpr - 1e-6))))
+
+
 class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}
+        self._target = Target()
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         for ent, (pts, card, look, strap, camera, lights, layer) in esper.get_components(
@@ -467,14 +485,14 @@ class DrawLanyard:
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
         vp = tuple(ctx.viewport)
         dpr = vp[2] / max(frame.width, 1.0)
-        ratio, taps = render_ratio(look, dpr)
+        ratio, taps = capped_ratio(*render_ratio(look, dpr), dpr, frame.width, frame.height)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
         verts = ribbon(pts.pos, strap.width, strap.samples)
         corners = gl.card_corners @ cam3.euler_xyz(card.rot).T + card.pos
         box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
         if box is None:
             return                                        # swung wholly off-screen: nothing to draw
-        fbo = gl.target(size)
+        fbo = self._target.get(ctx, size)
         gl.upload_strap(verts)
 
         prog = gl.mesh

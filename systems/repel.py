@@ -15,11 +15,16 @@ The largest of the pushes' factors is the colour force; the colour's target is
 base + (active − base)·force, and the colour closes `ease` of the gap each step
 so it never jumps. The seed sets the offset to the sum outright; with `inertia`
 a damped spring chases the sum instead, so dots overshoot and ring back to rest.
+The spring is stepped exactly (`spring_step`: the matrix exponential of
+x'' = k·(target − x) − c·x' over one step, the target held for the step), so
+it is stable for every stiffness and damping the schema allows: an explicit
+Euler step goes non-finite once c·dt or k·dt² passes about 2.
 When the pointer is outside the window only the rings act.
 """
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import esper
 import numpy as np
@@ -34,7 +39,7 @@ def repel(origin, offset, velocity, colour,
           px, py, pointer_on, speed_factor,
           proximity, max_push, reach, share, threshold, colour_share,
           ring_x, ring_y, ring_age, ring_alive, ring_speed, band, strength,
-          base, active, ease, inertia, spring, spring_damping, dt):
+          base, active, ease, inertia, p00, p01, p10, p11):
     """One step for every dot, in place. Direction from a source at the dot's own
     position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
     first, so a dot out of every source's reach costs no square root."""
@@ -91,13 +96,15 @@ def repel(origin, offset, velocity, colour,
                 tx += dx / d * strength * f
                 ty += dy / d * strength * f
                 force = max(force, f)
-        if inertia:
-            vx = velocity[i, 0] + (spring * (tx - offset[i, 0]) - spring_damping * velocity[i, 0]) * dt
-            vy = velocity[i, 1] + (spring * (ty - offset[i, 1]) - spring_damping * velocity[i, 1]) * dt
-            velocity[i, 0] = vx
-            velocity[i, 1] = vy
-            offset[i, 0] += vx * dt
-            offset[i, 1] += vy * dt
+        if inertia:                           # (offset − target, velocity) ← P · (offset − target, velocity)
+            ex = offset[i, 0] - tx
+            ey = offset[i, 1] - ty
+            vx = velocity[i, 0]
+            vy = velocity[i, 1]
+            offset[i, 0] = tx + p00 * ex + p01 * vx
+            offset[i, 1] = ty + p00 * ey + p01 * vy
+            velocity[i, 0] = p10 * ex + p11 * vx
+            velocity[i, 1] = p10 * ey + p11 * vy
         else:
             offset[i, 0] = tx
             offset[i, 1] = ty
@@ -105,6 +112,32 @@ def repel(origin, offset, velocity, colour,
             for q in range(3):
                 target = base[q] + (active[q] - base[q]) * force
                 colour[i, q] += (target - colour[i, q]) * ease
+
+
+TAYLOR_NORM = 0.25   # the scaled matrix's norm at most before its Taylor series: 12 terms reach float64 precision
+TAYLOR_TERMS = 12
+
+
+@lru_cache(maxsize=64)   # the same three numbers every step of a scene
+def spring_step(k: float, c: float, dt: float) -> tuple[float, float, float, float]:
+    """P = exp(M·dt), M = [[0, 1], [−k, −c]]: one exact step of a damped spring of stiffness ``k`` (1/s²)
+    and damping ``c`` (1/s) about a fixed target, as (P00, P01, P10, P11) acting on (x − target, v).
+
+    Scaling and squaring: M·dt is halved until small, summed as a Taylor series, then
+    squared back. Its eigenvalues have negative real parts for c > 0, so no step grows.
+    """
+    m = np.array([[0.0, 1.0], [-k, -c]], np.float64) * dt
+    norm = float(np.abs(m).sum(axis=1).max())
+    halvings = max(0, math.ceil(math.log2(norm / TAYLOR_NORM))) if norm > TAYLOR_NORM else 0
+    a = m / 2.0 ** halvings
+    term = np.identity(2)
+    out = np.identity(2)
+    for n in range(1, TAYLOR_TERMS + 1):
+        term = term @ a / n
+        out = out + term
+    for _ in range(halvings):
+        out = out @ out
+    return float(out[0, 0]), float(out[0, 1]), float(out[1, 0]), float(out[1, 1])
 
 
 def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
@@ -124,4 +157,5 @@ class Repel(esper.Processor):
                   float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
                   rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold, rep.colour_share,
                   rings.x, rings.y, rings.age, rings.alive, rings.speed, rings.band, rings.strength,
-                  col.base, col.active, col.ease, rep.inertia, rep.spring, rep.spring_damping, frame.dt)
+                  col.base, col.active, col.ease, rep.inertia,
+                  *(spring_step(rep.spring, rep.spring_damping, frame.dt) if rep.inertia else (0.0, 0.0, 0.0, 0.0)))

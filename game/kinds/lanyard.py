@@ -35,7 +35,7 @@ from pathlib import Path
 
 import esper
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
 from ropework.components.card import Cadence, Card, CardGrab, CardLook, CardSpring, StrapLook
@@ -43,7 +43,7 @@ from ropework.components.view3d import Camera, Lights
 from ropework.components.frame import STEP
 from ropework.systems.services.colour import parse_colour
 from ropework.kinds import Kind, kind
-from ropework.schema import Key, LevelError, table
+from ropework.schema import Key, LevelError, _num, table
 
 # Strap physics (the seed's constants, scene units with y up).
 NODES = 25                 # points in the strap; more bends smoother and costs more
@@ -177,10 +177,14 @@ SCHEMA = table(
 
 
 def check(cfg: dict, level: Path, key_path: str) -> None:
-    """Resolve ``card_image`` against the level file; it must be a PNG inside the level's folder.
+    """Cross-key checks, and ``card_image`` resolved against the level file: it must be a PNG
+    inside the level's folder that decodes completely (every pixel, here, not at the first draw).
 
     Replaces the key with the absolute path. Raises LevelError (file, key, expected, found).
     """
+    if not cfg["near"] < cfg["far"]:
+        raise LevelError(level, f"{key_path}.far", f"expected far > near ({_num(cfg['near'])}), "
+                                                   f"found {_num(cfg['far'])}")
     raw = cfg.get("card_image", "")
     if not raw:
         return
@@ -206,13 +210,19 @@ def check(cfg: dict, level: Path, key_path: str) -> None:
     try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
-            im.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+    except Exception as e:  # noqa: BLE001  whatever a file makes Pillow raise is one line
         fail(f"{raw!r}, which is not a readable image ({type(e).__name__})")
     if fmt != "PNG":
         fail(f"{raw!r}, a {fmt} image")
     if max(size) > MAX_IMAGE_SIDE or min(size) < 1:
         fail(f"{raw!r} of {size[0]}×{size[1]} px (at most {MAX_IMAGE_SIDE} px a side)")
+    try:                                       # decode every pixel: no IDAT, a corrupt or a cut-off one
+        with Image.open(target) as im:
+            im.verify()
+        with Image.open(target) as im:
+            im.load()
+    except Exception as e:  # noqa: BLE001  Pillow raises OSError, SyntaxError, ValueError, IndexError, zlib.error…
+        fail(f"{raw!r}, which does not decode as a PNG ({type(e).__name__}: {str(e)[:80]})")
     cfg["card_image"] = str(target)
 
 
