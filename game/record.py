@@ -7,12 +7,16 @@ needs the optional ``video`` extra (imageio-ffmpeg, which carries its own ffmpeg
 """
 from __future__ import annotations
 
+import math
 import os
-import stat
 import secrets
+import stat
+import struct
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 from PIL import GifImagePlugin, Image, ImageChops
 
 from ropework import script
@@ -21,6 +25,8 @@ from ropework.components.frame import STEP
 GIF_FRAME_MS = 20          # ms per GIF frame: 50 fps, the fastest rate browsers honour
 GIF_COLOURS = 255          # palette entries per frame; one is left for the encoder
 PALETTE_SAMPLES = 16       # frames a recording's shared palette is chosen from
+PALETTE_SAMPLE_PIXELS = 1280 * 720   # pixels of each palette sample at most: 16 of them are held at once
+PNG_LEVEL = 6              # zlib level of --record PNGs: Pillow's default
 GIF_RATES = (50, 25, 20, 10, 5)   # fps whose frame time is whole hundredths of a second, as GIF stores it
 MP4_FPS = round(1 / STEP)  # one MP4 frame per fixed step: plays in real time
 MP4_QUALITY = 7            # imageio-ffmpeg's 0..10 scale: sharp thin strokes without a large file
@@ -37,9 +43,53 @@ class MissingExtra(RuntimeError):
 
 def _quantize(im: Image.Image, palette: Image.Image | None = None) -> Image.Image:
     """A palette frame: to ``palette`` if given (nearest colour), else to its own best 255 colours."""
+    rgb = im if im.mode == "RGB" else im.convert("RGB")    # no copy of a frame that is RGB already
     if palette is not None:
-        return im.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
-    return im.convert("RGB").quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    return rgb.quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def sample(im: Image.Image) -> Image.Image:
+    """A palette sample of a frame: every k-th pixel each way (its own colours, none blended) so a
+    sample holds at most PALETTE_SAMPLE_PIXELS; frames up to 1280×720 are kept whole."""
+    k = math.ceil(math.sqrt(im.width * im.height / PALETTE_SAMPLE_PIXELS))
+    return im if k <= 1 else im.resize((max(1, im.width // k), max(1, im.height // k)), Image.Resampling.NEAREST)
+
+
+def quantized(off, palette: Image.Image) -> Image.Image:
+    """The Offscreen's picture as a palette frame, quantized strip by strip (nearest colour, so the
+    same as whole): the RGB picture is never held at once."""
+    im = Image.new("P", off.size)
+    top = 0
+    for strip in off.strips():
+        im.paste(_quantize(Image.fromarray(np.ascontiguousarray(strip)), palette), (0, top))
+        top += len(strip)
+    im.putpalette(palette.getpalette())
+    return im
+
+
+def write_png(fp, size: tuple[int, int], strips) -> None:
+    """Stream an RGB picture to a PNG, strip by strip (uint8[rows, w, 3], top first): never whole in memory.
+
+    Each row is stored with PNG's Up filter (its difference from the row above),
+    which makes the flat fills and smooth gradients of these scenes compress well.
+    """
+    def chunk(kind: bytes, data: bytes) -> None:
+        fp.write(struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data)))
+    w, h = size
+    fp.write(b"\x89PNG\r\n\x1a\n")
+    chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))   # 8-bit RGB, deflate, no interlace
+    z = zlib.compressobj(PNG_LEVEL)
+    above = np.zeros((1, w * 3), np.uint8)
+    for strip in strips:
+        rows = np.ascontiguousarray(strip).reshape(len(strip), w * 3)
+        up = rows - np.concatenate([above, rows[:-1]])               # uint8: wraps mod 256, as PNG's Up
+        data = z.compress(np.concatenate([np.full((len(rows), 1), 2, np.uint8), up], axis=1).tobytes())
+        if data:
+            chunk(b"IDAT", data)
+        above = rows[-1:].copy()
+    chunk(b"IDAT", z.flush())
+    chunk(b"IEND", b"")
 
 
 def palette_samples(n: int) -> list[int]:
@@ -153,13 +203,13 @@ class GifWriter:
         self.fp = fp
         self.frames = 0
         self._shown: Image.Image | None = None      # the last frame given, as the viewer will show it
-        self._pending: tuple[Image.Image, tuple[int, int], int] | None = None   # (image, offset, ms) not yet written
+        self._pending: tuple[Image.Image, tuple, int] | None = None   # (frame, box that changed, ms) not yet written
 
     def add(self, im: Image.Image, duration_ms: int) -> None:
         if self._shown is None:
             header, _ = GifImagePlugin.getheader(im, None, {"loop": 0, "duration": duration_ms})
             self.fp.write(b"".join(header))
-            self._pending, self._shown = (im, (0, 0), duration_ms), im
+            self._pending, self._shown = (im, (0, 0, *im.size), duration_ms), im
             return
         bbox = ImageChops.difference(im, self._shown).getbbox(alpha_only=False)
         if bbox is None:                           # identical: the pending frame lasts longer
@@ -167,12 +217,14 @@ class GifWriter:
             self._pending = (pim, off, ms + duration_ms)
             return
         self._flush()
-        self._pending, self._shown = (im.crop(bbox), bbox[:2], duration_ms), im
+        self._pending, self._shown = (im, bbox, duration_ms), im
 
     def _flush(self) -> None:
         if self._pending is not None:
-            im, offset, ms = self._pending
-            for chunk in GifImagePlugin.getdata(im, offset, duration=ms, disposal=1):
+            im, box, ms = self._pending
+            if box != (0, 0, *im.size):
+                im = im.crop(box)
+            for chunk in GifImagePlugin.getdata(im, box[:2], duration=ms, disposal=1):
                 self.fp.write(chunk)
             self.frames += 1
             self._pending = None
@@ -234,7 +286,7 @@ def gif_steps(frames: int, fps: int | None) -> list[int]:
 
 
 def _play(level, frames: int, size, seed, reduced_motion, events, wanted):
-    """Play ``level`` for ``frames`` steps; yield the RGB picture after each step in ``wanted``."""
+    """Play ``level`` for ``frames`` steps; after each step in ``wanted`` draw it and yield the Offscreen."""
     from ropework.render import Offscreen, headless_window   # GL only once we record
     from ropework.scene import Scene
     win = headless_window(*CONTEXT_SIZE)      # only a GL context: every picture is drawn off-screen
@@ -247,7 +299,7 @@ def _play(level, frames: int, size, seed, reduced_motion, events, wanted):
             scene.step(1)
             if f in wanted:
                 off.render(scene)
-                yield off.rgb()
+                yield off
         off.release()
     finally:
         scene.close()
@@ -276,26 +328,26 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
     play = lambda wanted: _play(level, frames, size, seed, reduced_motion, events, wanted)  # noqa: E731
     if suffix == ".gif":
         steps = gif_steps(frames, fps)
-        palette = shared_palette(list(play({steps[i] for i in palette_samples(len(steps))})))
+        palette = shared_palette([sample(off.rgb()) for off in play({steps[i] for i in palette_samples(len(steps))})])
         ms = GIF_FRAME_MS if fps is None else 1000 // fps
         with atomic(out) as tmp, open(tmp, "wb") as fp:
             gif = GifWriter(fp)
-            for im in play(set(steps)):
-                gif.add(_quantize(im, palette), ms)
+            for off in play(set(steps)):
+                gif.add(quantized(off, palette), ms)
             gif.close()
     elif suffix == ".mp4":
         vsize = (_even(int(size[0])), _even(int(size[1])))
         with atomic(out) as tmp:
             video = mp4_writer(tmp, vsize)
             try:
-                for im in play(set(range(frames))):
-                    video.send(im.crop((0, 0, *vsize)).tobytes())
+                for off in play(set(range(frames))):
+                    video.send(off.rgb().crop((0, 0, *vsize)).tobytes())
             finally:
                 video.close()
     else:
-        with atomic(out) as tmp:
-            for im in play({frames - 1}):
-                im.save(tmp, format="PNG")
+        with atomic(out) as tmp, open(tmp, "wb") as fp:
+            for off in play({frames - 1}):
+                write_png(fp, off.size, off.strips())
     return out
 
 

@@ -341,12 +341,11 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 
 
 class LanyardGL:
-    """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
+    """GL state of one lanyard layer: its meshes and strap stream; programs and textures from `Shared`."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook):
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, shared: "Shared"):
         self.ctx = ctx
-        self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
-        self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
+        self.mesh, self.composite = shared.programs(ctx)
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
         self.parts = {}
@@ -363,22 +362,17 @@ class LanyardGL:
         self.strap_ibo = ctx.buffer(reserve=4)
         self.strap_geo = None
         self.strap_k = 0
-        self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink), repeat=True)
-        front = art.load_png(look.image, card.size) if look.image else art.card_art(
-            card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
-        self.front_tex = self._texture(front)
-        self.back_tex = self._texture(art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
-
-    def _texture(self, rgba: np.ndarray, repeat: bool = False):
-        ctx = self.ctx
-        h, w = rgba.shape[:2]
-        tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
-                          wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
-                          filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
-        tex.build_mipmaps()
-        tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
-        return tex
-
+        size = tuple(float(v) for v in card.size)
+        self.strap_tex = shared.texture(ctx, ("strap", strap.text, strap.base, strap.border, strap.ink), lambda: (
+            art.strap_texture(strap.text, strap.base, strap.border, strap.ink)), repeat=True)
+        if look.image:
+            self.front_tex = shared.texture(ctx, ("png", look.image, size), lambda: art.load_png(look.image, card.size))
+        else:
+            self.front_tex = shared.texture(ctx, ("front", size, look.title, look.subtitle, look.colour, look.ink,
+                                                  look.accent), lambda: art.card_art(
+                card.size, look.title, look.subtitle, look.colour, look.ink, look.accent))
+        self.back_tex = shared.texture(ctx, ("back", size, look.colour, look.ink, look.accent, look.title), lambda: (
+            art.card_back(card.size, look.colour, look.ink, look.accent, look.title)))
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -442,6 +436,35 @@ def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     return ratio, taps
 
 
+class Shared:
+    """What every lanyard layer of a scene can share: the two programs, and each texture by what it
+    shows (32 default lanyards hold one strap, one front and one back, not 32 of each)."""
+
+    def __init__(self):
+        self._programs = None
+        self._textures: dict[tuple, object] = {}
+
+    def programs(self, ctx):
+        if self._programs is None:
+            self._programs = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS),
+                              ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS))
+        return self._programs
+
+    def texture(self, ctx, key: tuple, make, repeat: bool = False):
+        """The texture of ``key``, made from ``make()`` (uint8[h, w, 4]) the first time it is asked for."""
+        tex = self._textures.get(key)
+        if tex is None:
+            rgba = make()
+            h, w = rgba.shape[:2]
+            tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
+                              wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
+                              filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+            tex.build_mipmaps()
+            tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
+            self._textures[key] = tex
+        return tex
+
+
 class Target:
     """The layer framebuffer (colour + depth), one for every lanyard layer of a scene: the layers
     draw one after another and each clears the texels it reads, so 32 layers hold one, not 32."""
@@ -471,6 +494,7 @@ class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}
         self._target = Target()
+        self._shared = Shared()
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         for ent, (pts, card, look, strap, camera, lights, layer) in esper.get_components(
@@ -479,7 +503,7 @@ class DrawLanyard:
                 continue
             gl = self._gl.get(ent)
             if gl is None:
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap)
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, self._shared)
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
