@@ -11,7 +11,7 @@ import numpy as np
 from PIL import Image
 
 _window = None
-READ_STRIP_BYTES = 16 << 20   # bytes read back from the GPU at a time: a 8192-px-wide picture in 680-row strips
+READ_STRIP_BYTES = 4 << 20    # bytes read back from the GPU at a time: an 8192-px-wide picture in 170-row strips
 
 
 def headless_window(width: int = 1280, height: int = 720):

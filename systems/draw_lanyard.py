@@ -36,6 +36,7 @@ sheet). Output is sRGB-encoded, as the seed's renderer.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import esper
 import numpy as np
@@ -50,8 +51,8 @@ from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
-MAX_LAYER_PIXELS = 4096 * 4096   # render pixels of the layer framebuffer at most (~134 MB with depth): past
-                                 # 2×2 supersampling of 2048×2048 a huge window renders the layer coarser
+MAX_LAYER_PIXELS = 3840 * 2160   # render pixels of the layer framebuffer at most (~66 MB with depth): 2×2
+                                 # supersampling of 1920×1080; a larger window renders the layer coarser
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
 BOX_PAD = 2.0          # scene px around the layer's projected bounds: room for edge anti-aliasing
 MAX_LIGHTS = 8          # directional lights the shader takes (level files allow 8)
@@ -363,16 +364,15 @@ class LanyardGL:
         self.strap_geo = None
         self.strap_k = 0
         size = tuple(float(v) for v in card.size)
-        self.strap_tex = shared.texture(ctx, ("strap", strap.text, strap.base, strap.border, strap.ink), lambda: (
-            art.strap_texture(strap.text, strap.base, strap.border, strap.ink)), repeat=True)
+        strap_key = ("strap", strap.text, strap.base, strap.border, strap.ink)
+        front_key = ("front", size, look.title, look.subtitle, look.colour, look.ink, look.accent)
+        back_key = ("back", size, look.colour, look.ink, look.accent, look.title)
+        self.strap_tex = shared.texture(ctx, strap_key, lambda: _art(*strap_key), repeat=True)
         if look.image:
             self.front_tex = shared.texture(ctx, ("png", look.image, size), lambda: art.load_png(look.image, card.size))
         else:
-            self.front_tex = shared.texture(ctx, ("front", size, look.title, look.subtitle, look.colour, look.ink,
-                                                  look.accent), lambda: art.card_art(
-                card.size, look.title, look.subtitle, look.colour, look.ink, look.accent))
-        self.back_tex = shared.texture(ctx, ("back", size, look.colour, look.ink, look.accent, look.title), lambda: (
-            art.card_back(card.size, look.colour, look.ink, look.accent, look.title)))
+            self.front_tex = shared.texture(ctx, front_key, lambda: _art(*front_key))
+        self.back_tex = shared.texture(ctx, back_key, lambda: _art(*back_key))
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -434,6 +434,22 @@ def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
         ratio = max(ratio, AA_RATIO)
     taps = int(min(MAX_TAPS, max(1, math.ceil(ratio / dpr - 1e-6))))
     return ratio, taps
+
+
+ART_CACHE = 16          # drawn pictures (strap, card faces) kept across scenes: a reset or reload redraws none
+
+
+@lru_cache(maxsize=ART_CACHE)
+def _art(kind: str, *args) -> np.ndarray:
+    """A drawn picture by what it shows (read-only): the same strap or card art is drawn once per process."""
+    if kind == "strap":
+        rgba = art.strap_texture(*args)
+    elif kind == "front":
+        rgba = art.card_art(*args)
+    else:
+        rgba = art.card_back(*args)
+    rgba.setflags(write=False)
+    return rgba
 
 
 class Shared:
