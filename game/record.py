@@ -110,8 +110,11 @@ def shared_palette(sample: list[Image.Image]) -> Image.Image:
     return _quantize(sheet)
 
 
-class OutputError(Exception):
+class OutputError(OSError):
     """An output file that cannot be written; str() is the one line shown to the user."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 def _reason(e: OSError) -> str:
@@ -183,6 +186,9 @@ def atomic(out):
     try:
         yield tmp
         os.replace(tmp, out)
+    except OutputError:
+        discard(tmp)
+        raise
     except OSError as e:
         discard(tmp)
         raise OutputError(f"{_printable(out)}: could not write: {_reason(e)}") from None

@@ -60,6 +60,7 @@ class Scene:
     @classmethod
     def load(cls, path, size=(1280, 720), seed: int | None = None, reduced_motion: bool | None = None):
         """A scene of the level file ``path``, or of a shipped level by name (``"rope"``) or number."""
+        size = fit_size(*size[:2])
         return cls(load(resolve(str(path)), size), size, seed, reduced_motion)
 
     # ── the world ────────────────────────────────────────────────────────────

@@ -58,7 +58,7 @@ SCHEMA = table(
     Key("background", "colour", "#00000000", "a fill under the dots; alpha 00 (default) leaves the scene's"),
     Key("inertia", "bool", False, "dots spring back with inertia (React Bits) instead of the seed's instant offsets"),
     Key("spring", "float", SPRING, "inertia spring stiffness, 1/s²", lo=0.0, hi=10_000.0),
-    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s", lo=0.0, hi=1000.0),
+    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s (the spring is stepped exactly: stable at any value)", lo=0.0, hi=1000.0),
 )
 
 

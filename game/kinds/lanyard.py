@@ -132,7 +132,7 @@ SCHEMA = table(
     _f("low_power_pixel_ratio", LOW_POWER_PIXEL_RATIO, "pixel ratio cap in low power", 0.25, 4.0),
     _f("fov", FOV, "camera's vertical field of view, degrees", 1.0, 170.0),
     _f("near", NEAR, "camera near clip, units", 1e-4, 1e4),
-    _f("far", FAR, "camera far clip, units", 1e-3, 1e6),
+    _f("far", FAR, "camera far clip, units; more than `near`", 1e-3, 1e6),
     _f("camera_z", CAMERA_Z, "camera distance on +z, looking at the origin, units", 0.01, 1e4),
     _f("ambient", AMBIENT, "ambient light intensity (π: the albedo itself)", 0.0, 100.0),
     _f("max_pixel_ratio", MAX_PIXEL_RATIO, "render pixels per scene pixel at most", 0.25, 4.0),
