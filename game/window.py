@@ -56,7 +56,7 @@ class Overlay:
         self.stats = text(multiline=True, width=420)
         self.banner = arcade.Text("", 0, 0, TEXT, BANNER_FONT, batch=self.batch, anchor_x="center",
                                   anchor_y="center", bold=True)
-        self.status = text()
+        self.status = text(multiline=True, width=600)   # a long error wraps instead of running off the window
         self.error = text(multiline=True, width=600, color=ERROR)
         self._size = (0, 0)
         self._help_box = (0, 0)
@@ -91,6 +91,7 @@ class Overlay:
         self._size = (w, h)
         self.stats.position = (PAD * 2, h - PAD * 2)
         self.banner.position = (w / 2, h * 0.78)
+        self.status.width = max(50, w - 4 * PAD)
         self.status.position = (PAD * 2, PAD * 2 + self.status.content_height)
         self.error.width = max(50, w - 4 * PAD)
         below = (self.status.content_height + PAD * 2) if self.status.visible else 0
