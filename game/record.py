@@ -297,17 +297,18 @@ def _play(level, frames: int, size, seed, reduced_motion, events, wanted):
     from ropework.scene import Scene
     win = headless_window(*CONTEXT_SIZE)      # only a GL context: every picture is drawn off-screen
     scene = Scene.load(level, size=size, seed=seed, reduced_motion=reduced_motion)
+    off = None
     try:
         off = Offscreen(win.ctx, size)
-        last = max(wanted, default=-1)
-        for f in range(last + 1):
+        for f in range(max(wanted, default=-1) + 1):
             script.apply(scene, events.get(f, ()))
             scene.step(1)
             if f in wanted:
                 off.render(scene)
                 yield off
-        off.release()
     finally:
+        if off is not None:
+            off.release()
         scene.close()
 
 
