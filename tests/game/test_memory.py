@@ -2,8 +2,8 @@
 under 1 GiB resident, and a GIF's peak does not grow with its length.
 
 Each command runs in a fresh process (`python -m ropework ... --record`), and its peak
-resident set is the kernel's own count for that child (`os.wait4` → ru_maxrss), so
-nothing the test process holds is counted. docs/reliability.md has the figures.
+resident set is the kernel's own count for that child (`os.wait4` → ru_maxrss), taken by a
+small Python in between so that nothing the test process holds is counted. docs/reliability.md has the figures.
 """
 from __future__ import annotations
 
@@ -22,16 +22,23 @@ GIF_GROWTH_MIB = 32                # a 40× longer GIF may hold at most this muc
 LARGEST = "8192x8192"              # --size's largest
 
 
+# Linux keeps a process's peak across exec: a child forked from this (large) test process would
+# report our size as its own. So a fresh, small Python starts the command and reports its peak.
+MEASURE = """
+import os, subprocess, sys
+p = subprocess.Popen([sys.executable, "-m", "ropework", *sys.argv[1:]], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
 def peak_mib(tmp_path, *args) -> float:
     """Run ``python -m ropework ARGS`` in ``tmp_path``; its peak RSS in MiB. Fails on a non-zero exit."""
-    p = subprocess.Popen([sys.executable, "-m", "ropework", *map(str, args)], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, ARCADE_HEADLESS="1"))
-    _, status, usage = os.wait4(p.pid, 0)   # reaps the child: its own peak, not the test's
-    err = p.stderr.read().decode(errors="replace")   # the output is a line or two: the pipes cannot fill
-    p.stdout.close()
-    p.stderr.close()
-    assert os.waitstatus_to_exitcode(status) == 0, err
-    return usage.ru_maxrss / 1024          # Linux reports KiB
+    r = subprocess.run([sys.executable, "-c", MEASURE, *map(str, args)], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, ARCADE_HEADLESS="1"))
+    code, kib = map(int, r.stdout.split())
+    assert code == 0, r.stderr
+    return kib / 1024          # Linux reports KiB
 
 
 def largest_level(tmp_path) -> str:

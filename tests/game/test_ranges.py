@@ -78,7 +78,7 @@ def hand(scene: Scene, f: int) -> None:
         scene.pointer_down(w * 0.7, h * 0.5)
     elif f in (81, 141):
         scene.pointer_up(w * 0.7, h * 0.5)
-    elif f == 200:
+    elif f == 150:
         scene.pointer_leave()
 
 
