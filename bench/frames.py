@@ -7,7 +7,7 @@
 
 A *frame* is what the window does sixty times a second, minus the buffer swap: the
 pointer events of that frame, one fixed step (`scene.step(1)`), the whole scene drawn
-into an off-screen 1280×720 framebuffer (`game.render.Offscreen`) and `ctx.finish()`,
+into an off-screen 1280×720 framebuffer (`ropework.render.Offscreen`) and `ctx.finish()`,
 so the GL work is really done; nothing is read back. Frames per second is 1 / the
 median frame time over the timed frames, after a warm-up.
 

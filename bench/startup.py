@@ -11,7 +11,7 @@ An untimed run first makes sure of that (numba's cache is invalidated whenever a
 kernel's source changes).
 
 **Cold** runs are reported separately: with numba's cache empty (NUMBA_CACHE_DIR set to
-a new empty folder, so the shared cache in systems/__pycache__ is left alone for
+a new empty folder, so the user cache folder (ropework.systems.services.kernels) is left alone for
 everyone else), and with Python's bytecode caches empty as well (PYTHONPYCACHEPREFIX
 set to a new empty folder: a fresh install's very first launch, minus the OS file
 cache, which is not dropped). Bytecode is written to a private folder in every run
@@ -40,19 +40,19 @@ LEVEL = "levels/rope.toml"
 TARGET_S = 2.0          # issue 7: first frame at most this long after the command starts
 BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
 
-# The instrumented run: the same calls game.record.record makes for --frames 1, in order, timed.
+# The instrumented run: the same calls ropework.record.record makes for --frames 1, in order, timed.
 PROBE = r"""
 import sys, time
 t_start = time.time()
 import ropework.cli
 t = {"python": t_start}
-import ropework.record, game.render, game.scene   # what record() imports: systems, arcade, numba, numpy, esper
+import ropework.record, ropework.render, ropework.scene   # what record() imports: systems, arcade, numba, numpy, esper
 t["imports"] = time.time()
 from PIL import Image
-scene = game.scene.Scene.load(sys.argv[1], size=(1280, 720))
+scene = ropework.scene.Scene.load(sys.argv[1], size=(1280, 720))
 t["level"] = time.time()
-win = game.render.headless_window(1280, 720)
-off = game.render.Offscreen(win.ctx, (1280, 720))
+win = ropework.render.headless_window(1280, 720)
+off = ropework.render.Offscreen(win.ctx, (1280, 720))
 t["gl"] = time.time()
 scene.step(1)
 t["step"] = time.time()

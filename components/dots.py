@@ -116,3 +116,7 @@ class DotStyle:
 
     size: float
     background: np.ndarray
+    # Looks, not state (tuples, so `Scene.state_hash` does not count them): RGB 0..1 that the light
+    # theme shows for `DotColours.base` and `.active`; None shows those as they are.
+    light_base: tuple[float, float, float] | None = None
+    light_active: tuple[float, float, float] | None = None

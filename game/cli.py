@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -110,9 +111,12 @@ def validate(argv) -> int:
         return EXIT_BAD_INPUT
     if argv[0] in ("-h", "--help"):
         print(f"usage: {prog()} validate FILE...\n"
-              "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each.\n"
-              "Exit status 0 if every file loads, else 2.")
+              "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each,\n"
+              "and 'FILE: warning: ...' for a level estimated to run far from real time here\n"
+              "(from its point and link counts and docs/performance.md's figures).\n"
+              "Exit status 0 if every file loads (warnings too), else 2.")
         return 0
+    from ropework import cost
     bad = 0
     for name in argv:
         if not name:
@@ -120,8 +124,11 @@ def validate(argv) -> int:
             bad += 1
             continue
         try:
-            level.load(level.resolve(name))
+            lv = level.load(level.resolve(name))
             print(f"{name}: OK")
+            slow = cost.warning(lv)
+            if slow:
+                print(f"{name}: {slow}")
         except LevelError as e:
             print(e)
             bad += 1
@@ -161,7 +168,23 @@ def _os_line(e: OSError) -> str:
     return f"{name}{e.strerror or type(e).__name__}"
 
 
+def _gl_cache() -> None:
+    """Mesa keeps compiled shaders in the user's cache folder and prints a line on every run
+    where it cannot create one (a container, a read-only home): give it a temporary one then."""
+    if "MESA_SHADER_CACHE_DIR" in os.environ or "MESA_SHADER_CACHE_DISABLE" in os.environ:
+        return
+    import tempfile
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    probe = home
+    while probe and not os.path.exists(probe):
+        probe = os.path.dirname(probe)
+    if not (probe and os.access(probe, os.W_OK)):
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        os.environ["MESA_SHADER_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"ropework-gl-{uid}")
+
+
 def _main(argv: list[str]) -> int:
+    _gl_cache()
     if argv[:1] == ["validate"]:
         return validate(argv[1:])
     if argv[:1] == ["frame"]:
@@ -200,6 +223,15 @@ def _main(argv: list[str]) -> int:
     try:
         if args.record:
             from ropework.record import record
+            from ropework import script
+            from ropework.scene import compile_notice, warm
+            lv = level_mod.load(path, args.size)
+            if args.input:
+                script.parse(args.input)          # a bad script is refused before anything compiles
+            notice = compile_notice(lv)
+            if notice:
+                print(notice, file=sys.stderr, flush=True)
+                warm(lv)
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
             print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
@@ -209,9 +241,21 @@ def _main(argv: list[str]) -> int:
             print(f"ropework: no display to open a window on; record instead: "
                   f"{prog()} {args.level or 'rope'} --record out.gif --frames 120", file=sys.stderr)
             return EXIT_BAD_INPUT
-        from ropework.scene import Scene
+        from ropework.scene import Scene, compile_notice, warm
         from ropework.window import play
-        play(Scene(lv, args.size, args.seed, args.reduced_motion), args.reduced_motion)
+        notice = compile_notice(lv)
+        if notice:
+            print(notice, file=sys.stderr, flush=True)
+
+        def build() -> Scene:
+            if notice:
+                warm(lv)                  # the window says so meanwhile
+            return Scene(lv, args.size, args.seed, args.reduced_motion)
+        play(build, args.size, lv.title, args.reduced_motion, notice)
+        # The process ends now. Its last garbage collection walked every numba dispatcher and GL
+        # object once more: 0.6–2 s after the window had gone (1.2 s → 0.09 s for moeru). Frozen
+        # objects are left to the exit, which frees the memory anyway; atexit handlers still run.
+        gc.freeze()
         return 0
     except LevelError as e:
         print(f"ropework: {e}", file=sys.stderr)

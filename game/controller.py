@@ -98,11 +98,22 @@ class Controller:
         self.scene.reset()
 
     def theme(self):
-        self.scene.toggle_theme()
+        before = self.scene.theme
+        now = self.scene.toggle_theme()
+        if now == before:
+            notes = [k.theme_note for k in self.scene.kinds() if len(k.themes) == 1 and k.theme_note]
+            self.flash(f"{self.title} has one theme, {now}" + (f": {notes[0]}" if notes else ""))
+        else:
+            self.flash(f"{now} theme")
+        self._refresh_stats()
 
     def motion(self):
+        """Toggle reduced motion, and start the toy again: the seeds read it when a toy starts."""
         self.reduced_motion = self.scene.toggle_reduced_motion()
-        self.flash(f"reduced motion {'on' if self.reduced_motion else 'off'}")
+        self.scene.reset()
+        notes = [k.motion_note for k in self.scene.kinds() if k.motion_note] if self.reduced_motion else []
+        self.flash(f"reduced motion {'on' if self.reduced_motion else 'off'}" + (f": {'; '.join(notes)}" if notes else ""))
+        self._refresh_stats()
 
     def request_quit(self):
         self.quit = True

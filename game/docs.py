@@ -62,6 +62,10 @@ def levels_markdown() -> str:
     for name in builtin_kinds():
         k = kinds.KINDS[name]
         lines += [f"## kind = \"{name}\"", "", k.doc, ""]
+        themes = " and ".join(k.themes) if len(k.themes) > 1 else f"{k.themes[0]} only ({k.theme_note}; T says so)"
+        lines += [f"Themes (T): {themes}.", ""]
+        if k.motion_note:
+            lines += [f"Reduced motion (M, `--reduced-motion`, `reduced_motion = true`): {k.motion_note}.", ""]
         lines += markdown(f"`{name}` layer keys", k.schema, "layer.")[1:]
     return "\n".join(lines).rstrip() + "\n"
 

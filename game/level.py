@@ -141,7 +141,8 @@ def shipped() -> list[Path]:
 
 def resolve(name: str) -> Path:
     """The level file a user means: a path that exists, else a shipped level's name
-    (``rope.toml`` or ``rope``, as ``--list`` prints it) or number; anything else is
+    (``rope.toml`` or ``rope``, as ``--list`` prints it), its number, or the run line
+    its header prints (``levels/rope.toml``, from any folder); anything else is
     returned as a path, so loading it names the file that is missing."""
     path = Path(name)
     if path.exists() or not name:
@@ -150,7 +151,7 @@ def resolve(name: str) -> Path:
     if name.isdigit() and 1 <= int(name) <= len(levels):
         return levels[int(name) - 1]
     for lv in levels:
-        if name in (lv.name, lv.stem):
+        if name in (lv.name, lv.stem, f"levels/{lv.name}"):
             return lv
     return path
 

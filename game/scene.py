@@ -45,6 +45,46 @@ def fit_size(width, height, current=(1.0, 1.0)) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def _kernel_key(level: Level) -> tuple[str, set[str]]:
+    """(what identifies a scene's kernel use, its systems' modules), with the modules imported."""
+    specs = [spec for spec, _ in frame(level)]
+    for spec in specs:
+        spec.processor_class()          # defines the module's kernels; compiles nothing
+    kinds_used = sorted({c["kind"] for c in level.layers})
+    return " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
+
+
+def compile_notice(level: Level) -> str | None:
+    """One line saying that kernels ``level``'s scene uses must compile first, or None.
+
+    Asks the kernel cache which of them have no machine code on disk yet. Said before the
+    scene is built, in the terminal and the window, so a first run's compile is never a
+    silent stall; `warm` then compiles them.
+    """
+    from ropework.systems.services import kernels
+    cold = kernels.cold(*_kernel_key(level))
+    if not cold:
+        return None
+    when = "first run only" if kernels.cache_dir() else "no kernel cache, so every run"
+    return (f"ropework: compiling {len(cold)} physics kernel{'s' if len(cold) != 1 else ''} for "
+            f"{level.title} ({when}; up to half a minute)...")
+
+
+def warm(level: Level) -> None:
+    """Compile the kernels ``level``'s scene uses, in a throwaway scene of its own world: a few
+    steps with a press, as a player's first moments. The real scene is untouched."""
+    from ropework.systems.services import kernels
+    scene = Scene(level, (640, 360))
+    try:
+        scene.pointer_down(320, 120)
+        scene.step(3)
+        scene.pointer_up(320, 120)
+        scene.step(1)
+    finally:
+        scene.close()
+    kernels.remember(*_kernel_key(level))
+
+
 class Scene:
     def __init__(self, level: Level, size=(1280, 720), seed: int | None = None,
                  reduced_motion: bool | None = None):
@@ -116,8 +156,22 @@ class Scene:
             esper.delete_world(self.world)
 
     # ── time ─────────────────────────────────────────────────────────────────
+    @property
+    def still(self) -> bool:
+        """Reduced motion in a scene one of whose kinds then holds still (seed 001's loop: one frame
+        painted, then no loop): steps do nothing and pointer input is dropped."""
+        return self.reduced_motion and any(k.still_when_reduced for k in self.kinds())
+
+    def themes(self) -> tuple[str, ...]:
+        """The themes every kind of the scene reads well in (T toggles between them)."""
+        ok = [t for t in ("light", "dark") if all(t in k.themes for k in self.kinds())]
+        return tuple(ok) or (self.theme,)
+
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of 1/60 s."""
+        """Advance ``n`` fixed steps of 1/60 s (none while `still`)."""
+        if self.still:
+            self.pointer.events.clear()
+            return
         with self.active():
             for _ in range(n):
                 esper.process(self.frame)
@@ -163,7 +217,13 @@ class Scene:
         self._build()
 
     def toggle_theme(self) -> str:
-        self.theme = self.frame.theme = "dark" if self.theme == "light" else "light"
+        """The other theme, where the scene's kinds have two (`themes`); the one it has otherwise."""
+        themes = self.themes()
+        if len(themes) > 1:
+            self.theme = "dark" if self.theme == "light" else "light"
+        elif self.theme not in themes:
+            self.theme = themes[0]
+        self.frame.theme = self.theme
         return self.theme
 
     def toggle_reduced_motion(self) -> bool:

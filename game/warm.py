@@ -13,14 +13,11 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")   # the scenes are stepped, not dr
 
 
 def main() -> int:
-    from ropework.level import shipped
-    from ropework.scene import Scene
+    from ropework.level import load, shipped
+    from ropework.scene import warm
     t0 = time.perf_counter()
     for path in shipped():
-        scene = Scene.load(path, size=(640, 360))
-        scene.pointer_down(320, 120)
-        scene.step(3)
-        scene.close()
+        warm(load(path))
     print(f"ropework: kernels ready ({time.perf_counter() - t0:.1f} s)")
     return 0
 

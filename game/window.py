@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Callable
 
 import arcade
 import pyglet
@@ -126,15 +127,29 @@ class Overlay:
 
 
 class PlayWindow(arcade.Window):
-    def __init__(self, ctl: Controller):
-        scene = ctl.scene
-        super().__init__(int(scene.width), int(scene.height), f"ropework — {ctl.title}", resizable=True)
-        self.ctl = ctl
+    """The game's window. Opened before its scene exists (`show_notice` can speak while the
+    scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
+
+    def __init__(self, size: tuple[int, int], title: str):
+        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True)
         self.overlay = Overlay()
-        self._revision = ctl.revision
-        self._last_draw = time.perf_counter()
         self._cursor = ""                          # the cursor name shown; "" until the first sync
         self._cursors: dict = {}                   # pyglet cursors made so far, by name (made once each)
+
+    def show_notice(self, text: str) -> None:
+        """Paint one frame saying ``text`` (and nothing else) now: the scene is not built yet."""
+        self.switch_to()
+        self.clear(color=(17, 17, 19, 255))
+        self.default_camera.use()
+        arcade.Text(text.removeprefix("ropework: "), self.width / 2, self.height / 2, TEXT, FONT,
+                    anchor_x="center", anchor_y="center", multiline=True, width=max(1, min(600, self.width - 2 * PAD)),
+                    align="center").draw()
+        self.flip()
+
+    def start(self, ctl: Controller) -> None:
+        self.ctl = ctl
+        self._revision = ctl.revision
+        self._last_draw = time.perf_counter()
         self._sync_cursor()
 
     @property
@@ -203,7 +218,8 @@ class PlayWindow(arcade.Window):
         self.ctl.clock.resume()
 
     def on_close(self):
-        self.ctl.finish()                     # a recording in progress is saved
+        # The window goes at once; a recording in progress is saved after it has gone (play()'s
+        # ctl.close()), not while it stays on screen for the seconds a GIF takes to encode.
         super().on_close()
 
     # ── pointer ──────────────────────────────────────────────────────────────
@@ -238,11 +254,19 @@ class PlayWindow(arcade.Window):
             self.close()
 
 
-def play(scene: Scene, reduced_motion: bool | None = None) -> None:
-    ctl = Controller(scene, reduced_motion=reduced_motion)
-    window = PlayWindow(ctl)
+def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_motion: bool | None = None,
+         notice: str | None = None) -> None:
+    """Open the window, say ``notice`` in it (a first run's compile) before ``build()`` makes the
+    scene, then run until Esc or the window's close button; then save a recording in progress."""
+    window = PlayWindow(size, title)
+    if notice:
+        window.show_notice(notice)
+    ctl = Controller(build(), reduced_motion=reduced_motion)
+    window.start(ctl)
     try:
         arcade.run()
     finally:
-        ctl.close()
+        if not window.closed:
+            window.close()                    # an exception left it open: it goes first, as on Esc
+        ctl.close()                           # the recording's GIF is written now, the window already gone
         del window

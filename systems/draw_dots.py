@@ -1,6 +1,6 @@
 """Draw dots: every dot of a grid as a round, anti-aliased disc, in one draw call.
 
-Reads: DotGrid, DotStyle, Layer, Frame.width/height. Writes: the framebuffer.
+Reads: DotGrid, DotColours, DotStyle, Layer, Frame.width/height/theme. Writes: the framebuffer.
 
 Instanced quads: one unit quad, and per dot its origin (uploaded once per
 layout), its offset and its colour (streamed into reused GL buffers each
@@ -8,6 +8,12 @@ frame, float32). The grid never clears the framebuffer — the scene does, with
 the level's background — so it composes under any layer drawn after it; a
 layer that wants its own background asks with `background` (alpha above 0) and
 gets one full-window quad under its dots.
+
+Theme: on the light theme a dot's colour — somewhere on the segment from
+`DotColours.base` to `.active`, where the repel system eases it — is shown at
+the same place on the segment from `DotStyle.light_base` to `.light_active`
+(the state keeps the seed's colours; only what is drawn changes), so the
+light-grey dots of a dark page are dark ones on a light page.
 """
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from ropework.components.dots import DotGrid, DotStyle
+from ropework.components.dots import DotColours, DotGrid, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx
 
@@ -23,6 +29,10 @@ _VS = """
 #version 330
 uniform vec2 viewport;
 uniform float radius;
+uniform vec3 u_base;        // the state's colour at rest and at full force ...
+uniform vec3 u_active;
+uniform vec3 u_show_base;   // ... and what to show for them
+uniform vec3 u_show_active;
 in vec2 in_corner;      // -1..1
 in vec2 in_origin;      // px
 in vec2 in_offset;      // px
@@ -34,7 +44,10 @@ void main() {
     vec2 q = in_origin + in_offset + in_corner * ext;
     gl_Position = scene_to_clip(q, viewport);
     v_local = in_corner * ext;
-    v_colour = in_colour;
+    vec3 d = u_active - u_base;
+    float dd = dot(d, d);
+    float t = dd > 0.0 ? clamp(dot(in_colour - u_base, d) / dd, 0.0, 1.0) : 0.0;
+    v_colour = (u_show_base == u_base && u_show_active == u_active) ? in_colour : mix(u_show_base, u_show_active, t);
 }
 """
 
@@ -80,9 +93,14 @@ class DotsGL:
         self.colour.write(grid.colour)
         self.count = grid.n
 
-    def draw(self, viewport, diameter: float) -> None:
+    def draw(self, viewport, diameter: float, colours=None, shown=None) -> None:
+        """``colours``: (base, active) of the state; ``shown``: (base, active) to draw them as."""
         if not self.count:
             return
+        base, active = colours if colours is not None else ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+        show = shown if shown is not None else (base, active)
+        for name, v in (("u_base", base), ("u_active", active), ("u_show_base", show[0]), ("u_show_active", show[1])):
+            self.program[name] = tuple(float(c) for c in v)
         self.program["viewport"] = tuple(float(v) for v in viewport)
         self.program["radius"] = float(diameter) / 2.0
         self.geometry.render(self.program, instances=self.count)
@@ -93,7 +111,7 @@ class DrawDots:
         self._gl: dict[int, DotsGL] = {}
 
     def draw(self, frame, layer_name: str, ctx) -> None:
-        for ent, (grid, style, layer) in esper.get_components(DotGrid, DotStyle, Layer):
+        for ent, (grid, colours, style, layer) in esper.get_components(DotGrid, DotColours, DotStyle, Layer):
             if layer.name != layer_name:
                 continue
             gl = self._gl.get(ent)
@@ -107,4 +125,6 @@ class DrawDots:
                                          (frame.width / 2 + 1, frame.height / 2 + 1), style.background, 0.0))
                 gl.fill.draw(viewport)
             gl.upload(grid)
-            gl.draw(viewport, style.size)
+            light = frame.theme == "light" and style.light_base is not None
+            gl.draw(viewport, style.size, (colours.base, colours.active),
+                    (style.light_base, style.light_active) if light else None)

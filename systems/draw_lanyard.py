@@ -17,7 +17,8 @@ Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
 seed's one texture along the strap, by length so a stretch does not slide
 the print), v across. The
 texture is the seed's woven band (`ropework.systems.services.lanyard_art.strap_texture`), repeating
-along, clamped across, mip-mapped and anisotropic where the driver allows.
+along, clamped across, mip-mapped and anisotropic where the driver allows, with its weave
+drawn every WEAVE_PITCH units instead of every 4 px of the canvas, so it shows at 1:1.
 
 Card: a rounded slab — front art, back art, plain edge — whose front face lies
 `card_offset` behind the strap's end, with a metal clip where the strap meets
@@ -29,7 +30,11 @@ albedo itself, the key/fill/rim lights add up to ≈ +35 % on a face turned to
 them — plus GGX specular from each light (rough for the woven strap, a glossy
 clear coat on the card, metal on the clip) and, for the coat, a soft studio
 reflection weighted by Schlick's Fresnel so tilted faces and edges gleam
-(the seed's MeshPhysicalMaterial clear coat, without an environment map).
+(the seed's MeshPhysicalMaterial clear coat, without an environment map); the
+coat takes its Fresnel share from the light reaching the layer under it, as
+three.js's does. With lights that strong only a stock below white can show
+them: the default card colour sits at ≈ 91 % at rest, ≈ 87 % turned from the
+key and ≈ 95 % toward it (it was 97–99.7 %, clipped, and read flat).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
 """
@@ -41,6 +46,7 @@ from functools import lru_cache
 import esper
 import numpy as np
 from arcade.gl import BufferDescription
+from pyglet.gl import GL_VIEWPORT, GLint, glGetIntegerv
 
 from ropework.components import Layer, Points
 from ropework.components.card import Card, CardLook, StrapLook
@@ -69,6 +75,11 @@ EDGE_SHADE = 0.82       # the card's edge is its colour darkened by this factor 
 STRAP_MATERIAL = (0.62, 0.0, 0.0)   # woven polyester: broad, faint sheen
 CARD_MATERIAL = (0.45, 0.0, 1.0)    # printed stock under a glossy laminate
 CLIP_MATERIAL = (0.28, 1.0, 0.0)    # brushed steel
+WEAVE_PITCH = 0.045                 # units between weave lines, both ways: ≈ 3 px at 720 px tall, so the
+                                    # weave reads at 1:1 (the seed's 4 px in its 2048 x 128 canvas is 0.6 px)
+WEAVE_LINE = 1 / 3                  # a weave line's share of the pitch
+WEAVE_ALPHA = 0.10                  # white over the base on a line: the seed's 4 % is lost under the lights
+COAT_ROUGHNESS = 0.12               # the laminate's gloss: a narrow key-light highlight that sweeps the face as it turns
 
 _MESH_VS = """
 #version 330
@@ -102,6 +113,7 @@ uniform sampler2D u_tex;
 uniform int u_textured;
 uniform vec3 u_colour;          // sRGB; multiplies the texture when textured
 uniform vec3 u_material;        // roughness, metalness, clear coat
+uniform float u_coat_rough;     // the clear coat's own roughness
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
@@ -140,8 +152,8 @@ void main() {
         vec3 F = F0 + (1.0 - F0) * pow(1.0 - VdotH, 5.0);
         vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
         float cF = 0.04 + 0.96 * pow(1.0 - VdotH, 5.0);
-        spec += coat * cF * ggx(NdotH, NdotL, NdotV, 0.12);
-        col += u_light_rad[i] * NdotL * (albedo / PI + spec);
+        vec3 under = (albedo / PI + spec) * (1.0 - coat * cF);   // what the coat lets through (three.js)
+        col += u_light_rad[i] * NdotL * (under + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough));
     }
     // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
     vec3 R = reflect(-V, N);
@@ -155,28 +167,32 @@ void main() {
 
 _COMPOSITE_VS = """
 #version 330
-out vec2 v_dummy;
+uniform vec4 u_vp;      // the target framebuffer's viewport x, y, w, h, in its own pixels (GL_VIEWPORT)
+uniform vec4 u_rect;    // the target pixels to write: x0, y0, x1, y1, whole pixels inside u_vp
 void main() {
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
-    v_dummy = p;
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+    // A quad over exactly u_rect (a triangle strip): no fragment outside it, whatever the scissor does.
+    vec2 c = vec2(gl_VertexID & 1, gl_VertexID >> 1);
+    vec2 px = mix(u_rect.xy, u_rect.zw, c);
+    gl_Position = vec4((px - u_vp.xy) / u_vp.zw * 2.0 - 1.0, 0.0, 1.0);
 }
 """
 
 _COMPOSITE_FS = """
 #version 330
 uniform sampler2D u_src;
-uniform vec4 u_dst;     // target viewport x, y, w, h (pixels)
+uniform vec4 u_vp;      // target viewport x, y, w, h (pixels): it maps onto the whole layer framebuffer
+uniform vec4 u_own;     // the layer texels cleared and drawn this frame: x0, y0, x1, y1 (texels)
 uniform int u_taps;
-in vec2 v_dummy;
 out vec4 out_colour;
 void main() {
-    vec2 px = 1.0 / u_dst.zw;
-    vec2 p = (gl_FragCoord.xy - 0.5 - u_dst.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
+    vec2 size = vec2(textureSize(u_src, 0));
+    vec2 px = 1.0 / u_vp.zw;
+    vec2 p = (gl_FragCoord.xy - 0.5 - u_vp.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
+    vec2 lo = (u_own.xy + 0.5) / size, hi = (u_own.zw - 0.5) / size;   // bilinear taps stay on this frame's texels
     vec4 acc = vec4(0.0);
     for (int j = 0; j < u_taps; ++j)
         for (int i = 0; i < u_taps; ++i)
-            acc += texture(u_src, p + (vec2(i, j) + 0.5) / float(u_taps) * px);
+            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(u_taps) * px, lo, hi));
     out_colour = acc / float(u_taps * u_taps);        // premultiplied: the layer was cleared to 0
 }
 """
@@ -333,6 +349,14 @@ def card_meshes(card: Card) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 # ── GL ───────────────────────────────────────────────────────────────────────
 
+def weave(width: float, length: float) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(gap, line) in strap-texture pixels (along, across) for WEAVE_PITCH units on a strap
+    ``width`` units wide and ``length`` long (u runs 0 → 1 along it, v across)."""
+    tw, th = art.STRAP_SIZE
+    gap = (max(2, round(tw / max(length, 1e-6) * WEAVE_PITCH)), max(2, round(th / max(width, 1e-6) * WEAVE_PITCH)))
+    return gap, tuple(max(1, round(g * WEAVE_LINE)) for g in gap)
+
+
 def _mat4(m: np.ndarray) -> tuple:
     return tuple(np.asarray(m, np.float32).T.reshape(-1))     # GLSL wants columns
 
@@ -344,7 +368,7 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 class LanyardGL:
     """GL state of one lanyard layer: its meshes and strap stream; programs and textures from `Shared`."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, shared: "Shared"):
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float, shared: "Shared"):
         self.ctx = ctx
         self.mesh, self.composite = shared.programs(ctx)
         self.empty = ctx.geometry()
@@ -364,7 +388,8 @@ class LanyardGL:
         self.strap_geo = None
         self.strap_k = 0
         size = tuple(float(v) for v in card.size)
-        strap_key = ("strap", strap.text, strap.base, strap.border, strap.ink)
+        gap, line = weave(strap.width, length)
+        strap_key = ("strap", strap.text, strap.base, strap.border, strap.ink, gap, line)
         front_key = ("front", size, look.title, look.subtitle, look.colour, look.ink, look.accent)
         back_key = ("back", size, look.colour, look.ink, look.accent, look.title)
         self.strap_tex = shared.texture(ctx, strap_key, lambda: _art(*strap_key), repeat=True)
@@ -373,6 +398,22 @@ class LanyardGL:
         else:
             self.front_tex = shared.texture(ctx, front_key, lambda: _art(*front_key))
         self.back_tex = shared.texture(ctx, back_key, lambda: _art(*back_key))
+        self.fbo = None                     # the scene's shared layer framebuffer (`Target`), set before each draw
+
+    def composite_into(self, vp, shown, own, taps: int) -> None:
+        """Blend the layer (premultiplied) over the bound framebuffer's pixels ``shown`` (x, y, w, h),
+        reading only the layer texels ``own``; ``vp`` is that framebuffer's viewport, in its pixels."""
+        ctx = self.ctx
+        with ctx.enabled_only(ctx.BLEND):
+            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+            self.fbo.color_attachments[0].use(0)
+            c = self.composite
+            c["u_src"] = 0
+            c["u_vp"] = tuple(float(v) for v in vp)
+            c["u_rect"] = (float(shown[0]), float(shown[1]), float(shown[0] + shown[2]), float(shown[1] + shown[3]))
+            c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
+            c["u_taps"] = taps
+            self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -427,6 +468,18 @@ def source_box(dst: tuple[int, int, int, int], vp, size: tuple[int, int]) -> tup
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
+def pixel_viewport() -> tuple[int, int, int, int]:
+    """The bound framebuffer's viewport in its own pixels, as GL has it.
+
+    arcade.gl reports (and sets) a window's viewport and scissor in logical units,
+    divided by the pixel ratio; `gl_FragCoord` counts real pixels. GL's own
+    GL_VIEWPORT is right for a window, a HiDPI window and an offscreen framebuffer alike.
+    """
+    v = (GLint * 4)()
+    glGetIntegerv(GL_VIEWPORT, v)
+    return int(v[0]), int(v[1]), int(v[2]), int(v[3])
+
+
 def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     """(render pixels per scene pixel, composite taps per axis) for a framebuffer of ``dpr``."""
     ratio = min(dpr, look.max_pixel_ratio)
@@ -443,7 +496,8 @@ ART_CACHE = 16          # drawn pictures (strap, card faces) kept across scenes:
 def _art(kind: str, *args) -> np.ndarray:
     """A drawn picture by what it shows (read-only): the same strap or card art is drawn once per process."""
     if kind == "strap":
-        rgba = art.strap_texture(*args)
+        text, base, border, ink, gap, line = args
+        rgba = art.strap_texture(text, base, border, ink, gap=gap, line=line, alpha=WEAVE_ALPHA)
     elif kind == "front":
         rgba = art.card_art(*args)
     else:
@@ -519,11 +573,12 @@ class DrawLanyard:
                 continue
             gl = self._gl.get(ent)
             if gl is None:
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, self._shared)
+                length = float(np.linalg.norm(np.diff(pts.pos, axis=0), axis=1).sum())
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length, self._shared)
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
-        vp = tuple(ctx.viewport)
+        vp = pixel_viewport()                             # the target's own pixels (a HiDPI window's, too)
         dpr = vp[2] / max(frame.width, 1.0)
         ratio, taps = capped_ratio(*render_ratio(look, dpr), dpr, frame.width, frame.height)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
@@ -532,7 +587,7 @@ class DrawLanyard:
         box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
         if box is None:
             return                                        # swung wholly off-screen: nothing to draw
-        fbo = self._target.get(ctx, size)
+        fbo = gl.fbo = self._target.get(ctx, size)
         gl.upload_strap(verts)
 
         prog = gl.mesh
@@ -548,11 +603,12 @@ class DrawLanyard:
         prog["u_light_dir"] = tuple(dirs.reshape(-1))
         prog["u_light_rad"] = tuple(rad.reshape(-1))
         prog["u_tex"] = 0
+        prog["u_coat_rough"] = COAT_ROUGHNESS
 
         old_blend = ctx.blend_func
         shown = gl_box(box, vp[0], vp[1], dpr, vp[3])   # target pixels the composite writes
         own = source_box(shown, vp, size)               # every layer texel those pixels read
-        with fbo.activate():
+        with fbo.activate():                              # on leaving, the target's own viewport comes back
             ctx.viewport = (0, 0, *size)
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
             fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
@@ -567,19 +623,12 @@ class DrawLanyard:
                 self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), CARD_MATERIAL, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
             fbo.scissor = None
-        ctx.viewport = vp
-        dst = ctx.active_framebuffer
-        old_scissor = dst.scissor
-        dst.scissor = shown
-        with ctx.enabled_only(ctx.BLEND):
-            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
-            fbo.color_attachments[0].use(0)
-            c = gl.composite
-            c["u_src"] = 0
-            c["u_dst"] = tuple(float(v) for v in vp)
-            c["u_taps"] = taps
-            gl.empty.render(c, mode=ctx.TRIANGLES, vertices=3)
-        dst.scissor = old_scissor
+        # The composite is a quad over exactly `shown`, not a full-viewport triangle cut by the
+        # target's scissor: a window's multisampled framebuffer (GLX on llvmpipe) let the column
+        # beside a scissor edge through, the grey/red line left of the card; and a window's
+        # scissor is set in logical units, which a HiDPI framebuffer scales. Its taps read only
+        # texels cleared this frame (u_own), so nothing of an earlier frame can show anywhere.
+        gl.composite_into(vp, shown, own, taps)
         ctx.blend_func = old_blend
 
     @staticmethod

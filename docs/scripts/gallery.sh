@@ -17,5 +17,5 @@ for name in "${names[@]}"; do
   if [ ! -f "$script" ]; then echo "gallery: no $script, skipped levels/$name.toml" >&2; continue; fi
   extra=$(sed -n 's/^# gallery: //p' "$script")
   # shellcheck disable=SC2086  # the extra options are words on purpose
-  "$py" -m game "levels/$name.toml" --record "docs/img/gallery/$name.gif" "${defaults[@]}" $extra --input "$script"
+  "$py" -m ropework "levels/$name.toml" --record "docs/img/gallery/$name.gif" "${defaults[@]}" $extra --input "$script"
 done

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ropework.cost import Work
 from ropework.schema import Table
 
 
@@ -30,6 +31,15 @@ class Kind:
     # cursor(scene) -> "grab" | "grabbing" | "default" | None: the pointer's shape; None leaves it to
     # the layers below (a scene none of whose kinds names one shows "grab")
     cursor: Callable | None = None
+    # the themes (T) that read well: ("light", "dark"), or one, said in the window with `theme_note`
+    themes: tuple[str, ...] = ("light", "dark")
+    theme_note: str = ""
+    # reduced motion (M): `motion_note` says what it does here (shown when M is pressed, and in
+    # docs/levels.md); still_when_reduced: the scene paints its frame and does not step (seed 001's loop)
+    motion_note: str = ""
+    still_when_reduced: bool = False
+    # work(cfg, w, h) -> Work: links, passes and drawing a layer of cfg costs (validate's real-time estimate)
+    work: Callable = lambda cfg, w, h: Work()
 
 
 KINDS: dict[str, Kind] = {}

@@ -6,6 +6,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
 from ropework.kinds import Kind, kind
 from ropework.kinds import ropes as rope_defaults
 from ropework.schema import Key, table
@@ -26,7 +27,8 @@ SCHEMA = table(
         "of the width, and of the height below `top`", lo=0.01, hi=1.0),
     Key("pin", "choice", "top", "which points hang fixed: the whole top row, its two corners, "
         "every `pin_every`-th top point, or none", choices=("top", "corners", "every", "none")),
-    Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points", lo=1, hi=MAX_SIDE),
+    Key("pin_every", "int", 4, "with pin = \"every\": pin every this many top points, counted from the left; "
+        "the top right corner is always pinned too, so the cloth hangs even", lo=1, hi=MAX_SIDE),
     Key("shear", "bool", False, "add diagonal constraints too (resists shearing)"),
     Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0),
     Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0),
@@ -58,6 +60,12 @@ def grid_constraints(cols: int, rows: int, shear: bool):
     return np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
 
 
+def pinned_every(cols: int, every: int) -> np.ndarray:
+    """int32 top-row columns 0, every, 2·every, … and always the last: both top corners hang fixed
+    (48 columns every 4 stop at 44, and the three right-hand columns would dangle in a spike)."""
+    return np.union1d(np.arange(0, cols, every), [cols - 1]).astype(np.int32)
+
+
 def fitted_spacing(cfg: dict, w: float, h: float) -> float:
     """The level's spacing, shrunk so the cloth fits `fit` of the window (never wider than the bounds)."""
     room_x = w * cfg["fit"] / (cfg["cols"] - 1)
@@ -73,7 +81,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pos = np.stack([x0 + gx.ravel() * sp, cfg["top"] + gy.ravel() * sp], 1)
     points = Points.at(pos)
     top = np.arange(cols, dtype=np.int32)
-    pinned = {"top": top, "corners": top[[0, -1]], "every": top[::cfg["pin_every"]],
+    pinned = {"top": top, "corners": top[[0, -1]], "every": pinned_every(cols, cfg["pin_every"]),
               "none": top[:0]}[cfg["pin"]]
     pins = Pins(index=pinned, anchor=points.pos[pinned].copy())
     pins.apply(points)
@@ -90,6 +98,16 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
+def links(cols: int, rows: int, shear: bool) -> int:
+    """How many constraints `grid_constraints` makes."""
+    return rows * (cols - 1) + cols * (rows - 1) + (2 * (rows - 1) * (cols - 1) if shear else 0)
+
+
+def work(cfg: dict, w: float, h: float) -> Work:
+    n = links(cfg["cols"], cfg["rows"], cfg["shear"])
+    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_MESH, draw_ns=n * DRAW_NS_LINK)
+
+
 def plugin() -> None:
     """Register the cloth toy: its kind and the systems it brings."""
     kind(Kind(
@@ -98,5 +116,9 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
+        work=work,
         systems=("input", "integrate", "relax", "draw_links"),
+        # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
+        motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
+        still_when_reduced=True,
     ))

@@ -9,6 +9,7 @@ import numpy as np
 from ropework.components.dots import DotColours, DotGrid, DotStyle, Repulsion, Shockwaves
 from ropework.components.render import Layer
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_DOT, Work
 from ropework.kinds import Kind, kind
 from ropework.schema import Key, table
 
@@ -28,6 +29,8 @@ SHOCK_DURATION = 0.85     # s: shorter and the ring is not seen to spread; longe
 MAX_RINGS = 64            # rings alive at once: a click every step for 0.85 s still fits
 BASE = "#f0f0f0"          # resting colour: light grey
 ACTIVE = "#86ead4"        # colour at full force: cyan-green, low saturation like the grey
+LIGHT_BASE = "#3a3a40"    # resting colour on a light page: the grey's contrast (≈ 11:1 against #f4f4f1), reversed
+LIGHT_ACTIVE = "#0e9f83"  # full force on a light page: the cyan-green, dark enough to read on it (≈ 3.4:1)
 COLOUR_EASE = 0.12        # fraction of the way to the target colour per step: no jumps
 SPRING = 150.0            # 1/s²: inertia spring stiffness (≈0.5 s period), React Bits-like return
 SPRING_DAMPING = 8.0      # 1/s: inertia damping; below critical (≈24), so dots overshoot once or twice
@@ -54,6 +57,8 @@ SCHEMA = table(
     Key("max_rings", "int", MAX_RINGS, "rings alive at once; a click beyond replaces the oldest", lo=1, hi=4096),
     Key("colour", "colour", BASE, "dot colour at rest"),
     Key("active_colour", "colour", ACTIVE, "dot colour at full force"),
+    Key("light_colour", "colour", LIGHT_BASE, "dot colour at rest on the light theme (T); `colour` is the dark one's"),
+    Key("light_active_colour", "colour", LIGHT_ACTIVE, "dot colour at full force on the light theme"),
     Key("colour_ease", "float", COLOUR_EASE, "fraction of the way to the target colour per step", lo=0.0, hi=1.0),
     Key("background", "colour", "#00000000", "a fill under the dots; alpha 00 (default) leaves the scene's"),
     Key("inertia", "bool", False, "dots spring back with inertia (React Bits) instead of the seed's instant offsets"),
@@ -85,24 +90,35 @@ def layout(gap: float, w: float, h: float) -> tuple[np.ndarray, int, int]:
     return origin.reshape(-1, 2), cols, rows
 
 
+# Seed 000 says nothing of reduced motion. All the grid's motion answers the pointer, but a click's
+# ring racing across the whole page and a swipe's shove are bursts nobody asked to watch.
+MOTION_NOTE = ("a click tints and nudges only the dots around it (its ring does not spread), swipes do not "
+               "shove and dots do not overshoot; the push under the pointer stays")
+
+
 def spawn(cfg: dict, layer: Layer, frame) -> int:
     gap = fitted_gap(cfg["gap"], frame.width, frame.height)
     origin, cols, rows = layout(gap, frame.width, frame.height)
     n = len(origin)
     base = np.array(parse_colour(cfg["colour"])[:3], np.float32)
+    calm = frame.reduced_motion            # MOTION_NOTE: no wave across the page, no shove, no overshoot
+    inertia = cfg["inertia"] and not calm
     grid = DotGrid(origin=origin, offset=np.zeros((n, 2), np.float32),
-                   velocity=np.zeros((n if cfg["inertia"] else 0, 2), np.float32),
+                   velocity=np.zeros((n if inertia else 0, 2), np.float32),
                    colour=np.tile(base, (n, 1)), cols=cols, rows=rows, gap=gap)
     repulsion = Repulsion(
         proximity=cfg["proximity"], max_push=cfg["max_push"], speed_trigger=cfg["speed_trigger"],
-        reach=cfg["velocity_reach"], share=cfg["velocity_share"], threshold=cfg["velocity_threshold"],
-        colour_share=cfg["velocity_colour"], inertia=cfg["inertia"],
+        reach=cfg["velocity_reach"], share=0.0 if calm else cfg["velocity_share"],
+        threshold=cfg["velocity_threshold"], colour_share=cfg["velocity_colour"], inertia=inertia,
         spring=cfg["spring"], spring_damping=cfg["spring_damping"])
-    rings = Shockwaves.pool(cfg["max_rings"], cfg["shock_speed"], cfg["shock_band"],
-                            cfg["shock_strength"], cfg["shock_duration"])
+    rings = Shockwaves.pool(cfg["max_rings"], 0.0 if calm else cfg["shock_speed"], cfg["shock_band"],
+                            min(cfg["shock_strength"], cfg["max_push"]) if calm else cfg["shock_strength"],
+                            cfg["shock_duration"])
     colours = DotColours(base=base, active=np.array(parse_colour(cfg["active_colour"])[:3], np.float32),
                          ease=cfg["colour_ease"])
-    style = DotStyle(size=cfg["dot_size"], background=np.array(parse_colour(cfg["background"]), np.float32))
+    style = DotStyle(size=cfg["dot_size"], background=np.array(parse_colour(cfg["background"]), np.float32),
+                     light_base=tuple(parse_colour(cfg["light_colour"])[:3]),
+                     light_active=tuple(parse_colour(cfg["light_active_colour"])[:3]))
     return esper.create_entity(grid, repulsion, rings, colours, style, layer)
 
 
@@ -114,6 +130,8 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
+        work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
         systems=("repel", "ripple", "draw_dots"),
         counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
+        motion_note=MOTION_NOTE,
     ))

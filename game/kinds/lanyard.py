@@ -26,7 +26,7 @@ velocity set to zero. Everything the hand does is kept: the drag, the throw,
 the strap's swing and the card's spring-back are the toy, the direct result of
 the pointer, and they die out by themselves (the gallery's fling: the card is
 within 0.01 rad of flat 3.4 s after the release). The layout is made when
-the level loads, resets or reloads, so M mid-entrance applies from the next R.
+the level loads, resets or reloads; the window's M key starts the toy again, so it applies at once.
 """
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ MAX_PIXEL_RATIO = 2.0      # render pixels per scene pixel at most (the seed's D
 CARD_SIZE = (1.6, 2.25, 0.04)  # width, height, thickness, units: an ID card's 0.71 aspect
 CARD_DROP = 0.16           # units from the attachment point down to the card's top edge: the clip's reach
 CARD_OFFSET = 0.02         # units the card sits behind the strap, so they never z-fight (seed)
-CARD_COLOUR = "#e2e0da"  # off-white stock: key + fill add ≈ 24 % on the face, whiter would clip
+CARD_COLOUR = "#d6d3cb"  # stock: the ambient gives it as is, the key and fill add ≈ 24 % (≈ 88 % grey), room below white for the sheen
 PROXY_MARGIN = 0.08        # units the invisible pick box adds around the card on every side
 
 # Release spring-back (the seed's formulas).
@@ -332,4 +332,5 @@ def plugin() -> None:
         systems=("pace", "input", "grab_card", "integrate", "drag_card", "relax", "spring_card",
                  "draw_lanyard"),
         cursor=cursor,
+        motion_note="the strap starts at rest instead of swinging in; the drag, throw and spring-back stay",
     ))

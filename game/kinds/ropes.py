@@ -8,6 +8,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
 from ropework.schema import Key, table
 
@@ -92,6 +93,11 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
+def work(cfg: dict, w: float, h: float) -> Work:
+    n = sum(max(cfg["min_points"], r["points"]) - 1 for r in cfg["rope"])
+    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * DRAW_NS_STROKE)
+
+
 def plugin() -> None:
     """Register the Verlet rope toy (seed 001): its kind and the systems it brings."""
     kind(Kind(
@@ -100,5 +106,8 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: sum(max(cfg["min_points"], r["points"]) for r in cfg["rope"]),  # most at any height
+        work=work,
         systems=("input", "integrate", "relax", "draw_ropes"),
+        motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
+        still_when_reduced=True,
     ))

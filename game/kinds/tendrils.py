@@ -17,6 +17,7 @@ from ropework.components.autopilot import Autopilot
 from ropework.components.sparks import Sparks
 from ropework.components.tendrils import TendrilLook, Tendrils
 from ropework.systems.services.colour import parse_colour
+from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
 from ropework.schema import Key, table
 
@@ -202,6 +203,14 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     )
 
 
+STROKES_PER_LINK = 2     # the glow and the core each stroke every link once a frame (draw_tendrils)
+
+
+def work(cfg: dict, w: float, h: float) -> Work:
+    n = max(r * (p - 1) for r, p in (shape(cfg, 0.0), shape(cfg, math.inf)))
+    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * STROKES_PER_LINK * DRAW_NS_STROKE)
+
+
 def plugin() -> None:
     """Register the Tendrils toy (seed 002): its kind and the systems it brings."""
     kind(Kind(
@@ -211,7 +220,11 @@ def plugin() -> None:
         spawn=spawn,
         # a resize can cross narrow_below either way: cap the larger of the two bundles
         points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
+        work=work,
         systems=("autopilot", "orbit", "input", "electrify", "blow", "integrate", "relax",
                  "emit_sparks", "fly_sparks", "draw_tendrils"),
         counts=(("sparks", Sparks, lambda c: int(np.count_nonzero(c.life > 0))),),
+        themes=("dark",),
+        theme_note="its glow is light added onto its own dark backdrop, as seed 002 draws it",
+        motion_note="the wind, the wave, the sparks and the autopilot stop; the ropes still follow the pointer",
     ))

@@ -8,7 +8,8 @@ caches in one folder of ours, the first writable of:
 
     $NUMBA_CACHE_DIR (numba's own setting), $ROPEWORK_CACHE_DIR,
     the user cache ($XDG_CACHE_HOME or ~/.cache, then ropework/kernels),
-    the temporary folder (ropework-kernels-UID; one line on stderr says so)
+    a temporary folder ($TMPDIR, /tmp or /var/tmp, then ropework-kernels-UID; one line on
+    stderr says so)
 
 and with none writable compiles on every run (one line says so). The choice is
 made once, on first use, and touches only ropework's kernels: numba's global
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import numba
 
+TEMP_DIRS = ("/tmp", "/var/tmp")   # tried after $TMPDIR; never the current folder (the user's)
 KERNELS: list = []          # every dispatcher made by `kernel`, in definition order
 _where: list = []           # [cache dir or None], decided once
 
@@ -45,8 +47,9 @@ def cache_dir() -> str | None:
     env = os.environ
     home_cache = env.get("XDG_CACHE_HOME") or (os.path.join(os.path.expanduser("~"), ".cache"))
     candidates = [(env.get("NUMBA_CACHE_DIR"), ""), (env.get("ROPEWORK_CACHE_DIR"), ""),
-                  (os.path.join(home_cache, "ropework", "kernels"), ""),
-                  (os.path.join(tempfile.gettempdir(), f"ropework-kernels-{_uid()}"), "temporary")]
+                  (os.path.join(home_cache, "ropework", "kernels"), "")]
+    candidates += [(os.path.join(t, f"ropework-kernels-{_uid()}"), "temporary")
+                   for t in (env.get("TMPDIR"), *TEMP_DIRS) if t]
     for folder, how in candidates:
         if folder and _writable(Path(folder)):
             found, note = folder, how
@@ -88,8 +91,42 @@ def cached(disp) -> bool:
         return False
 
 
-def cold(modules) -> list[str]:
-    """Names of the kernels defined in ``modules`` (module names) that must compile before use."""
+def _stamp(key: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    import hashlib
+    return Path(folder) / "scenes" / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".txt")
+
+
+def cold(key: str, modules) -> list[str]:
+    """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
+
+    Which kernels a scene calls is known once it has run (`remember`); before that, every
+    kernel defined in its systems' ``modules`` counts.
+    """
     mods = set(modules)
-    return [f"{d.py_func.__module__}.{d.py_func.__name__}" for d in KERNELS
-            if d.py_func.__module__ in mods and not cached(d)]
+    mine = {f"{d.py_func.__module__}.{d.py_func.__name__}": d for d in KERNELS if d.py_func.__module__ in mods}
+    stamp = _stamp(key)
+    try:
+        names = stamp.read_text().split() if stamp is not None else list(mine)
+    except OSError:
+        names = list(mine)
+    return [n for n in names if n in mine and not cached(mine[n])]
+
+
+def remember(key: str, modules) -> None:
+    """Note which kernels of ``modules`` the scene ``key`` has compiled (or loaded), for `cold`."""
+    stamp = _stamp(key)
+    if stamp is None:
+        return
+    mods = set(modules)
+    used = [f"{d.py_func.__module__}.{d.py_func.__name__}" for d in KERNELS
+            if d.py_func.__module__ in mods and d.signatures]
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text("\n".join(used) + "\n")
+        os.replace(tmp, stamp)
+    except OSError:
+        pass   # a cache we cannot write to only means the notice is said again next time

@@ -23,6 +23,7 @@ TEXT_FIRST = 120           # px: centre of the first print along the band
 TEXT_EVERY = 360           # px between print centres
 TEXT_DROP = 2              # px: the seed centres the print 2 px below the middle
 
+TITLE_CLEAR = 3           # art units (1 % of the card's width) of plain stock between the dots and the title
 ART_PX_PER_UNIT = 380      # card art pixels per scene unit of card: sharp at the layer's largest size
 MAX_ART_SIDE = 1024        # px: a card's picture is never larger a side (the default card's is 608×855), so
                            # what a level's card dimensions ask of the GPU stays ~6 MB a face whatever they are
@@ -57,15 +58,23 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(round(c * 255)) for c in parse_colour(colour)[:3])  # type: ignore[return-value]
 
 
-def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink: str = "#ffffff") -> np.ndarray:
+def strap_texture(text: str, base: str = "#111113", border: str = "#d90429", ink: str = "#ffffff",
+                  gap: tuple[int, int] = (WEAVE_GAP, WEAVE_GAP), line: tuple[int, int] = (1, 1),
+                  alpha: float = WEAVE_ALPHA) -> np.ndarray:
     """The seed's band, uint8[128, 2048, 4]: base, 4 % white weave every 4 px both ways,
-    6 px borders at top and bottom, bold text every 360 px from x = 120."""
+    6 px borders at top and bottom, bold text every 360 px from x = 120.
+
+    ``gap`` (along, across), ``line`` (px wide, along and across) and ``alpha`` set the weave:
+    the defaults are the seed's canvas; the lanyard draws a coarser one, sized to the strap on
+    screen (draw_lanyard.weave), since the seed's 4 px lines are 0.6 screen px at its width."""
     w, h = STRAP_SIZE
     img = np.empty((h, w, 3), np.float64)
     img[:] = _rgb(base)
-    # Weave: 1 px lines, vertical then horizontal, each "source over" at 4 % — crossings get both.
-    img[:, ::WEAVE_GAP] += (255.0 - img[:, ::WEAVE_GAP]) * WEAVE_ALPHA
-    img[::WEAVE_GAP, :] += (255.0 - img[::WEAVE_GAP, :]) * WEAVE_ALPHA
+    # Weave: lines, vertical then horizontal, each "source over" at alpha — crossings get both.
+    vert = (np.arange(w) % gap[0]) < line[0]
+    horiz = (np.arange(h) % gap[1]) < line[1]
+    img[:, vert] += (255.0 - img[:, vert]) * alpha
+    img[horiz, :] += (255.0 - img[horiz, :]) * alpha
     img[:BORDER_ROWS] = _rgb(border)
     img[h - BORDER_ROWS:] = _rgb(border)
     pic = Image.fromarray(np.round(img).astype(np.uint8))
@@ -103,17 +112,20 @@ def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accen
     u = w / 100.0                                   # art unit: 1 % of the card's width
     ink_rgb, bg = _rgb(ink), np.array(_rgb(colour), float)
     faint = tuple(int(v) for v in np.round(bg + (np.array(ink_rgb) - bg) * 0.16))
-    gap = max(6 * u, 2.0)                                    # the moeru dot grid, in miniature
-    for gy in np.arange(16 * u, h * 0.58, gap):
+    margin = 8 * u
+    face, stroke = _fit(draw, title, w - 2 * margin, int(22 * u), True)
+    ty = h * 0.64
+    # The dotted field stops a clear band above the title's ink: a dot touching a letter's top
+    # drew, shrunk on screen, a dark speck on the card face (over "moeru"'s e).
+    ink_top = draw.textbbox((margin, ty), title, font=face, anchor="ls", stroke_width=stroke)[1] if title else ty
+    gap = max(6 * u, 2.0)                           # the moeru dot grid, in miniature (never under 2 px)
+    r = 0.55 * u
+    for gy in np.arange(16 * u, min(h * 0.58, ink_top - TITLE_CLEAR * u - r), gap):
         for gx in np.arange(gap, w - gap / 2, gap):
-            r = 0.55 * u
             draw.ellipse((gx - r, gy - r, gx + r, gy + r), fill=faint)
     slot_w, slot_h = 22 * u, 4.5 * u                # where the clip bites
     draw.rounded_rectangle((w / 2 - slot_w / 2, 5 * u, w / 2 + slot_w / 2, 5 * u + slot_h),
                            radius=slot_h / 2, fill=tuple(int(v * 0.55) for v in _rgb(colour)))
-    margin = 8 * u
-    face, stroke = _fit(draw, title, w - 2 * margin, int(22 * u), True)
-    ty = h * 0.64
     draw.text((margin, ty), title, fill=ink_rgb, font=face, anchor="ls", stroke_width=stroke, stroke_fill=ink_rgb)
     sface, _ = _fit(draw, subtitle, w - 2 * margin, int(6.5 * u), False)
     draw.text((margin, ty + 9 * u), subtitle, fill=ink_rgb, font=sface, anchor="ls")

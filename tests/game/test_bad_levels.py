@@ -1,13 +1,13 @@
 """A corpus of bad level files: each is refused with one line, and nothing else ever escapes.
 
-Every key of `game.level.TOP` and of every registered kind's schema gets a value of every
+Every key of `ropework.level.TOP` and of every registered kind's schema gets a value of every
 wrong TOML type, out-of-range, NaN and infinite numbers, over-long strings and malformed
 colours (tests/levelgen.py builds them from the declarations, so a new kind is covered with
 no edit here); beside them: TOML syntax errors, invalid UTF-8, binary garbage, deep
 nesting, huge files, unknown keys, kinds and system names, counts past the point caps and
 image paths leading out of the level's folder. Hypothesis adds generated ones.
 
-For all of them `game.level.load` raises `LevelError` whose text is one line starting with
+For all of them `ropework.level.load` raises `LevelError` whose text is one line starting with
 the file (and, for a bad key, naming the key path, what was expected and what was found);
 a sample also goes through the real command line, which must exit 2 with that one line.
 """

@@ -40,13 +40,7 @@ def test_the_entry_point_snippet_matches_the_example_package():
 def test_embedding_in_a_plain_arcade_view(gl_window):
     ns = {}
     exec(PY[1], ns)
-    import os
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        view = ns["RopeView"]()
-    finally:
-        os.chdir(cwd)
+    view = ns["RopeView"]()                 # the packaged level, from any folder
     gl_window.show_view(view)
     before = view.scene.state_hash()
     view.on_mouse_motion(400, 300, 0, 0)
@@ -58,3 +52,12 @@ def test_embedding_in_a_plain_arcade_view(gl_window):
     view.on_hide_view()
     assert world not in esper.list_worlds()
     gl_window.show_view(__import__("arcade").View())
+
+
+def test_the_frame_listing_in_the_doc_is_current():
+    """docs/extending.md shows `ropework frame moeru`; it must be what the command prints now."""
+    from ropework import level
+    block = re.search(r"```text\n\$ ropework frame moeru\n(.*?)```", DOC, re.S)
+    assert block, "docs/extending.md lost its `ropework frame moeru` listing"
+    now = level.frame_table(level.load(level.resolve("moeru")))
+    assert block.group(1).rstrip("\n") == now, "docs/extending.md is stale: paste `ropework frame moeru` into it"

@@ -1,6 +1,7 @@
 """Level files: defaults from the seed, and one clear line for each kind of bad file."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,16 @@ def test_every_shipped_level_loads():
     for path in level.shipped():
         assert path.read_text().startswith(f"# python -m ropework levels/{path.name}")
         level.load(path)
+
+
+def test_a_shipped_level_by_the_names_a_user_types(tmp_path, monkeypatch):
+    """Its file name or stem as --list prints it, its number there, its header's run line; a real file wins."""
+    monkeypatch.chdir(tmp_path)
+    rope = level.LEVELS_DIR / "rope.toml"
+    number = level.shipped().index(rope) + 1
+    for name in ("rope", "rope.toml", str(number), "levels/rope.toml"):
+        assert level.resolve(name) == rope, name
+    (tmp_path / "rope.toml").write_text("# mine\n")
+    assert level.resolve("rope.toml") == Path("rope.toml")        # the user's own file comes first
+    assert level.resolve("nope") == Path("nope")                  # loading it says no such level file
+    assert level.resolve(str(len(level.shipped()) + 1)) == Path(str(len(level.shipped()) + 1))

@@ -57,13 +57,15 @@ def test_a_fast_drag_tears_the_cloth_in_two(scenes):
     assert np.isfinite(pts.pos).all()
 
 
-def test_the_tear_system_only_runs_where_a_level_names_it(scenes, tmp_path):
+def test_the_tear_system_runs_where_its_kind_or_the_level_brings_it(scenes, tmp_path):
     plugins.autoload()
-    lv = tmp_path / "no_tear.toml"
-    lv.write_text(TEAR_LEVEL.read_text().replace('systems = ["tear"]', ""))
-    scene = scenes(lv, size=(900, 600))
-    assert "Tear" not in [type(p).__name__ for p in scene.processors]
-    assert "Tear" in [type(p).__name__ for p in scenes(TEAR_LEVEL).processors]
+    assert "tear" in [s.name for s in scenes(TEAR_LEVEL).systems()]          # brought by tearable_cloth
+    plain = tmp_path / "plain.toml"
+    plain.write_text('[[layer]]\nkind = "cloth"\n')
+    assert "tear" not in [s.name for s in scenes(plain).systems()]
+    plain.write_text('systems = ["tear"]\n[[layer]]\nkind = "cloth"\n')    # a level may still opt in
+    frame = [s.name for s in scenes(plain).systems()]
+    assert frame.index("relax") < frame.index("tear")                           # after=("relax",)
 
 
 def test_unknown_system_name_is_a_validation_error_with_a_suggestion(tmp_path):

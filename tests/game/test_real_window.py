@@ -112,13 +112,14 @@ class Desk:
 class Game:
     """The real game on the display: ``with Game(desk) as game: ...``; exits checked by the caller."""
 
-    def __init__(self, desk: Desk):
+    def __init__(self, desk: Desk, cwd=ROOT):
         self.desk = desk
+        self.cwd = cwd
 
     def __enter__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ropework", "levels/rope.toml", "--size", f"{SIZE[0]}x{SIZE[1]}"],
-            cwd=ROOT, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "ropework", str(ROOT / "levels" / "rope.toml"), "--size", f"{SIZE[0]}x{SIZE[1]}"],
+            cwd=self.cwd, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             self.desk.window = poll(self.desk.find_window, START_TIMEOUT, 0.2)
 
@@ -133,10 +134,10 @@ class Game:
         return self
 
     def quit(self) -> tuple[int, str]:
-        """Escape; the exit status and stderr."""
+        """Escape; the exit status and stderr (stdout in self.out)."""
         self.desk.xdo("windowfocus", self.desk.window)
         self.desk.xdo("key", "Escape")
-        _, err = self.proc.communicate(timeout=20)
+        self.out, err = self.proc.communicate(timeout=20)
         return self.proc.returncode, err
 
     def __exit__(self, *exc):
@@ -211,3 +212,74 @@ def test_the_pointer_works_after_a_resize(display):
         desk.xdo("mouseup", 1)
         status, err = game.quit()
     assert status == 0 and err == "", err
+
+
+def test_s_and_g_save_into_the_current_folder_and_esc_ends_a_recording_into_a_gif(display, tmp_path):
+    """README: S and G save into the current directory (not the repository's). Esc closes the window
+    with a recording running; the GIF is written after the window has gone, and the game exits 0."""
+    desk = Desk(display)
+    with Game(desk, cwd=tmp_path) as game:
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "s")
+        desk.xdo("key", "g")
+
+        def shot():
+            """the screenshot in the current folder"""
+            return list(tmp_path.glob("ropework-rope-*.png"))
+        poll(shot, 20)
+        time.sleep(0.5)                         # half a second of GIF
+        desk.xdo("key", "Escape")
+
+        def unmapped():
+            """the window gone from the screen"""
+            return not desk.xdo("search", "--onlyvisible", "--name", "^ropework")
+        poll(unmapped, 10, 0.02)
+        out, err = game.proc.communicate(timeout=60)
+    assert game.proc.returncode == 0 and err == "", err
+    gifs = list(tmp_path.glob("ropework-rope-*.gif"))
+    assert len(gifs) == 1 and f"saved {gifs[0]}" in out, out
+    assert not list(ROOT.glob("ropework-rope-*")), "a capture went into the repository"
+
+
+def sliver_columns(img: np.ndarray) -> list[int]:
+    """Columns within 45 px left or right of the lanyard card (its bright face), in runs at most 3 px
+    wide, that are not the page for most of the card's height: the thin grey/red line a real window
+    showed beside the card."""
+    page = img[SIZE[1] - 5, SIZE[0] - 5]
+    off_page = np.abs(img - page).sum(2) > 40
+    run = np.cumsum(img.sum(2) > 600, axis=0)
+    face = (run[40:] - run[:-40]) == 40                       # bright 40 px down: the card, not a dot or text
+    cols, rows = np.flatnonzero(face.any(axis=0)), np.flatnonzero(face.any(axis=1))
+    if len(cols) == 0:
+        return []
+    x0, x1, y0, y1 = cols.min(), cols.max(), rows.min(), rows.max() + 40
+    near = list(range(max(0, x0 - 45), x0 - 1)) + list(range(x1 + 2, min(img.shape[1], x1 + 45)))
+    hits = [x for x in near if off_page[y0:y1, x].sum() > 0.75 * (y1 - y0)]
+    runs = np.split(np.array(hits, int), np.flatnonzero(np.diff(hits) != 1) + 1) if hits else []
+    return [int(x) for r in runs if len(r) <= 3 for x in r]      # thin: the strap beside it is ~20 px wide
+
+
+def test_no_line_beside_the_swinging_lanyard_card_in_a_real_window(display):
+    """moeru.toml in a real window (4x multisampled, GLX): while the card swung in, 3 of 20 screenshots
+    showed a thin card-coloured line 4 px beside it, which no headless frame ever had."""
+    desk = Desk(display)
+    proc = subprocess.Popen([sys.executable, "-m", "ropework", "moeru", "--size", f"{SIZE[0]}x{SIZE[1]}"],
+                            cwd=ROOT, env=desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        desk.window = poll(desk.find_window, START_TIMEOUT, 0.2)
+        desk.xdo("mousemove", SIZE[0] + 100, SIZE[1] + 100)       # the pointer off the window: no dot moves
+        time.sleep(2.5)                                            # the title banner (2 s) has gone
+        seen = []
+        for _ in range(20):
+            img = desk.screenshot()[:SIZE[1], :SIZE[0]]
+            seen.append(sliver_columns(img))
+            time.sleep(0.25)
+        assert sum(bool(s) for s in seen) == 0, f"lines beside the card: {seen}"
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "Escape")
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and err == "", err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

@@ -8,7 +8,8 @@ from PIL import Image, ImageDraw, ImageFilter
 from ropework.components.card import CardLook, StrapLook
 from ropework.systems.services import camera as cam3
 from ropework.render import Offscreen
-from ropework.systems.draw_lanyard import card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
+from ropework.systems.draw_lanyard import DrawLanyard, card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
+from tests.conftest import LEVELS
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
 
 GROW = 2        # px: anti-aliased edges may tint pixels this far outside the meshes' projected outline
@@ -171,3 +172,125 @@ def test_the_cleared_texels_cover_every_texel_the_composite_reads(vp, size):
         assert x0 + w >= min(size[0], (dst[0] + dst[2] - vp[0]) * sx + 1)
         assert y0 + h >= min(size[1], (dst[1] + dst[3] - vp[1]) * sy + 1)
         assert x0 >= 0 and y0 >= 0 and x0 + w <= size[0] and y0 + h <= size[1]
+
+
+def on_screen(window, scene) -> np.ndarray:
+    """Draw ``scene`` as the play window's on_draw does — into the window's own (default) framebuffer,
+    cleared to the background, at the window's logical size — and read back its real pixels, uint8[h, w, 3]."""
+    ctx = window.ctx
+    ctx.screen.use()
+    ctx.viewport = (0, 0, int(scene.width), int(scene.height))      # logical units, as arcade sets a window's
+    window.clear(color=tuple(int(round(c * 255)) for c in scene.background))
+    scene.draw(ctx)
+    w, h = window.get_framebuffer_size()
+    return np.frombuffer(ctx.screen.read(viewport=(0, 0, w, h), components=3), np.uint8).reshape(h, w, 3)[::-1]
+
+
+def test_a_hidpi_windows_own_framebuffer_gets_the_card_where_a_dense_offscreen_one_does(scenes, gl_window,
+                                                                                       monkeypatch):
+    """A window at pixel ratio 2: arcade reports its viewport in logical units (half its real pixels),
+    gl_FragCoord counts real ones; the card must land on the same pixels as in a framebuffer that dense."""
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes("lanyard.toml", size=(fw // 2, fh // 2))
+    s.step(SETTLE)
+    off = Offscreen(gl_window.ctx, (fw, fh))
+    off.render(s)
+    dense = off.pixels()[:, :, :3].astype(int)
+    monkeypatch.setattr(gl_window, "get_pixel_ratio", lambda: 2.0)
+    hidpi = on_screen(gl_window, s).astype(int)
+    monkeypatch.undo()
+    gl_window.ctx.screen.use()
+    gl_window.ctx.viewport = (0, 0, fw, fh)
+    bg = np.round(np.array(s.background[:3]) * 255)
+    assert (np.abs(dense - bg).sum(-1) > 30).sum() > 5000          # the card and strap are there
+    assert np.abs(hidpi - dense).max() <= 2, f"{(np.abs(hidpi - dense).sum(-1) > 6).sum()} px differ"
+
+
+@pytest.mark.parametrize("vp, layer", [((0, 0, 640, 360), (1280, 720)), ((0, 0, 1280, 720), (1280, 720)),
+                                       ((40, 30, 600, 300), (1200, 600))])
+def test_the_composite_writes_only_its_box_and_reads_only_this_frames_texels(scenes, gl_window, vp, layer):
+    """The grey/red line left of the card in a real window: the composite was a full-viewport triangle
+    cut by the target's scissor, and a window's multisampled framebuffer (GLX, llvmpipe) let the column
+    beside the scissor's edge through, showing layer texels no frame had cleared. With the scissor test
+    off, the layer's stale texels opaque magenta and this frame's box `own` transparent, the window's
+    framebuffer must come back unchanged: no pixel written outside `shown`, no stale texel read."""
+    from pyglet.gl import GL_SCISSOR_TEST, glDisable, glEnable, glViewport
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes("lanyard.toml", size=(fw, fh))
+    on_screen(gl_window, s)                                          # makes the layer's GL
+    layer_gl, = next(d for d in s.draws if isinstance(d, DrawLanyard))._gl.values()
+    layer_gl.target(layer)
+    ctx = gl_window.ctx
+    shown = (vp[0] + 101, vp[1] + 37, 83, 120)
+    own = source_box(shown, vp, layer)
+    layer_gl.fbo.clear(color=(255, 0, 255, 255))                   # every texel stale, and loud
+    layer_gl.fbo.clear(color=(0, 0, 0, 0), viewport=own)             # this frame's: nothing drawn
+    ctx.screen.use()
+    ctx.viewport = (0, 0, fw, fh)
+    ctx.screen.clear(color=(20, 30, 40, 255))
+    glDisable(GL_SCISSOR_TEST)
+    try:
+        ctx.screen.use(force=True)
+        glViewport(*vp)
+        layer_gl.composite_into(vp, shown, own, taps=2)
+    finally:
+        glEnable(GL_SCISSOR_TEST)
+        ctx.screen.use(force=True)
+    img = np.frombuffer(ctx.screen.read(viewport=(0, 0, fw, fh), components=3), np.uint8).reshape(fh, fw, 3)
+    assert np.all(img == (20, 30, 40)), f"{np.any(img != (20, 30, 40), axis=-1).sum()} px changed"
+    layer_gl.fbo.clear(color=(255, 0, 255, 255))                   # now the box itself is opaque magenta
+    glDisable(GL_SCISSOR_TEST)
+    try:
+        glViewport(*vp)
+        layer_gl.composite_into(vp, shown, own, taps=2)
+    finally:
+        glEnable(GL_SCISSOR_TEST)
+        ctx.screen.use(force=True)
+    img = np.frombuffer(ctx.screen.read(viewport=(0, 0, fw, fh), components=3), np.uint8).reshape(fh, fw, 3)
+    changed = np.any(img != (20, 30, 40), axis=-1)                   # rows bottom-up, as GL counts them
+    x, y, w, h = shown
+    assert changed[y:y + h, x:x + w].all() and changed.sum() == w * h
+
+
+def face_percent(scene, gl_window, rot) -> float:
+    """Median brightness (% of white) of the card stock above the title, drawn as the window draws."""
+    _, card, _, _ = parts(scene)
+    card.rot[:] = rot
+    img = on_screen(gl_window, scene).astype(float)
+    x, y = card_pixel(scene)
+    patch = img[int(y) - 60:int(y) - 40, int(x) - 30:int(x) + 30].reshape(-1, 3)
+    return float(np.median(patch.mean(1)) / 255 * 100)
+
+
+def test_the_card_is_lit_below_white_and_its_shading_turns_with_it(scenes, gl_window):
+    """It read flat: 97 % at rest and at most 99.7 % toward the key, clipped. With the seed's lights
+    (ambient π gives the stock as it is; key 0.8, fill 0.3, rim 0.2 add to it) the stock sits at
+    ≈ 91 %, a quarter turn from the key takes ≥ 3 points off and a tilt toward it adds ≥ 3.5."""
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes("lanyard.toml", size=(fw, fh))
+    s.step(SETTLE)
+    rest = face_percent(s, gl_window, (0.0, 0.0, 0.0))
+    away = face_percent(s, gl_window, (0.3, -0.6, 0.0))
+    toward = face_percent(s, gl_window, (-0.3, 0.15, 0.0))
+    assert rest <= 93.0, rest
+    assert rest - away >= 3.0 and toward - rest >= 3.5, (away, rest, toward)
+
+
+def test_the_straps_weave_shows_at_one_to_one(scenes, gl_window, tmp_path):
+    """The seed's 1 px weave every 4 px of a 2048 x 128 canvas is 0.6 px on a 20 px strap: drawn, it
+    averaged away. The drawn weave has lines every ≈ 3 px that a 1:1 frame shows: along the middle of a
+    strap with no print, the brightness swings by ≥ 6 levels with a period of 2.5–4 px."""
+    level = tmp_path / "plain.toml"
+    level.write_text((LEVELS / "lanyard.toml").read_text().replace('strap_text = "ROPEWORK"', 'strap_text = ""'))
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes(level, size=(fw, fh))
+    s.step(SETTLE)
+    pts, _, _, _ = parts(s)
+    img = on_screen(gl_window, s).astype(float).mean(-1)
+    a, b = (np.array(pixel_of(s, pts.pos[k])) for k in (4, 16))
+    n = int(np.linalg.norm(b - a))
+    line = np.array([img[int(round(y)), int(round(x))] for x, y in np.linspace(a, b, n)])
+    assert np.percentile(line, 90) - np.percentile(line, 10) >= 6, line.round()
+    spectrum = np.abs(np.fft.rfft(line - line.mean()))
+    period = n / (1 + np.argmax(spectrum[1:]))
+    assert 2.5 <= period <= 4.0, period

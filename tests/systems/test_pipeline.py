@@ -24,7 +24,11 @@ def test_the_builtin_frame_is_the_table_in_order():
     assert [s.name for s in order(registry=pipeline.builtin_registry())] == names
     stages = [pipeline.STAGES.index(stage) for stage, _, _ in FRAME]
     assert stages == sorted(stages), "FRAME rows must be in stage order"
-    assert names[:5] == ["autopilot", "orbit", "pace", "input", "grab_card"]
+    assert names == ["autopilot", "orbit", "pace", "input", "grab_card",           # pinned: a reorder
+                     "electrify", "blow", "integrate", "drag_card", "repel",      # changes physics and
+                     "relax", "spring_card",                                       # must say so here
+                     "emit_sparks", "fly_sparks", "ripple",
+                     "draw_dots", "draw_lanyard", "draw_links", "draw_ropes", "draw_tendrils"]
 
 
 def test_a_scene_runs_the_core_its_kinds_and_its_opt_ins(scenes):

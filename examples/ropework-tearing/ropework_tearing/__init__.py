@@ -2,7 +2,8 @@
 
 Registered through the ``ropework.systems`` entry point (see pyproject.toml):
 ropework calls `plugin()` at start, and it registers with the same calls the
-built-in systems and kinds use.
+built-in toys' own ``plugin()`` functions use: a system placed by ``after=``,
+and a kind that brings it into every scene that has a tearable cloth.
 """
 from __future__ import annotations
 
@@ -53,10 +54,11 @@ def plugin() -> None:
 
     kind(Kind(
         name="tearable_cloth",
-        doc="(plugin ropework-tearing) A cloth whose links break when stretched too far; needs systems = [\"tear\"].",
+        doc="(plugin ropework-tearing) A cloth whose links break when stretched too far.",
         schema=table(*cloth.schema.keys.values(),
                      Key("tear_at", "float", TEAR_AT, "a link breaks past this many times its rest length",
                          lo=1.01, hi=100.0)),
         spawn=spawn,
         points=cloth.points,
+        systems=cloth.systems + ("tear",),   # a cloth's systems, and the tearing
     ))

@@ -1,5 +1,6 @@
 """The generated strap texture is the seed's: base, weave, red borders, repeated bold text."""
 import numpy as np
+import pytest
 
 from ropework.systems.services.lanyard_art import card_art, strap_texture
 
@@ -39,3 +40,16 @@ def test_card_art_has_the_cards_proportions_and_its_colours():
     h, w = a.shape[:2]
     assert abs(w / h - 1.6 / 2.25) < 0.01
     assert a[h // 2, 2, :3].tolist() == [0xE2, 0xE0, 0xDA] and a[-3, w // 2, :3].tolist() == RED
+
+
+@pytest.mark.parametrize("title", ["moeru", "ropework", "Badge"])
+def test_the_dotted_field_stops_clear_of_the_title(title):
+    """A dot touching the top of a letter drew a small dark speck on the card face (over moeru's e)."""
+    stock, ink = "#d6d3cb", "#111113"
+    a = card_art((1.6, 2.25, 0.04), title, "sub", stock, ink, "#d90429")[..., :3].astype(int)
+    u = a.shape[1] / 100
+    inky = (np.abs(a - [0x11, 0x11, 0x13]).sum(-1) < 60).any(axis=1)
+    top = int(np.flatnonzero(inky[int(0.3 * a.shape[0]):])[0]) + int(0.3 * a.shape[0])   # the title's first ink row
+    band = a[int(top - 3 * u):top]
+    assert np.all(band == [0xD6, 0xD3, 0xCB]), "dots reach into the title's clear band"
+    assert not np.all(a[int(top - 12 * u):top] == [0xD6, 0xD3, 0xCB])                 # the field is still there above
