@@ -398,7 +398,8 @@ class LanyardGL:
         else:
             self.front_tex = shared.texture(ctx, front_key, lambda: _art(*front_key))
         self.back_tex = shared.texture(ctx, back_key, lambda: _art(*back_key))
-        self.fbo = None                     # the scene's shared layer framebuffer (`Target`), set before each draw
+        self.shared = shared
+        self.fbo = None                     # the scene's one layer framebuffer (`Shared.target`), from `target`
 
     def composite_into(self, vp, shown, own, taps: int) -> None:
         """Blend the layer (premultiplied) over the bound framebuffer's pixels ``shown`` (x, y, w, h),
@@ -414,6 +415,11 @@ class LanyardGL:
             c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
             c["u_taps"] = taps
             self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
+
+    def target(self, size: tuple[int, int]):
+        """The layer framebuffer at ``size`` — shared by every lanyard layer of the scene — as ``self.fbo``."""
+        self.fbo = self.shared.target.get(self.ctx, size)
+        return self.fbo
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -507,12 +513,13 @@ def _art(kind: str, *args) -> np.ndarray:
 
 
 class Shared:
-    """What every lanyard layer of a scene can share: the two programs, and each texture by what it
-    shows (32 default lanyards hold one strap, one front and one back, not 32 of each)."""
+    """What every lanyard layer of a scene can share: the two programs, the layer framebuffer, and
+    each texture by what it shows (32 default lanyards hold one strap, one front and one back)."""
 
     def __init__(self):
         self._programs = None
         self._textures: dict[tuple, object] = {}
+        self.target = Target()
 
     def programs(self, ctx):
         if self._programs is None:
@@ -563,7 +570,6 @@ def capped_ratio(ratio: float, taps: int, dpr: float, width: float, height: floa
 class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}
-        self._target = Target()
         self._shared = Shared()
 
     def draw(self, frame, layer_name: str, ctx) -> None:
@@ -587,7 +593,7 @@ class DrawLanyard:
         box = screen_box(camera, frame.width, frame.height, np.concatenate([verts[:, :3], corners]))
         if box is None:
             return                                        # swung wholly off-screen: nothing to draw
-        fbo = gl.fbo = self._target.get(ctx, size)
+        fbo = gl.target(size)
         gl.upload_strap(verts)
 
         prog = gl.mesh
