@@ -32,8 +32,15 @@ print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
 """
 
 
-def peak_mib(tmp_path, *args) -> float:
-    """Run ``python -m ropework ARGS`` in ``tmp_path``; its peak RSS in MiB. Fails on a non-zero exit."""
+def peak_mib(tmp_path, *args, warm: bool = False) -> float:
+    """Run ``python -m ropework ARGS`` in ``tmp_path``; its peak RSS in MiB. Fails on a non-zero exit.
+
+    ``warm``: first run the same command at 64×64, so kernels (numba) and shaders (Mesa) that
+    are not cached yet compile there — a first run's compile is not what a level asks for.
+    """
+    if warm:
+        small = [*args[:args.index("--size")], "--size", "64x64", *args[args.index("--size") + 2:]]
+        peak_mib(tmp_path, *small)
     r = subprocess.run([sys.executable, "-c", MEASURE, *map(str, args)], cwd=tmp_path, capture_output=True,
                        text=True, timeout=600, env=dict(os.environ, ARCADE_HEADLESS="1"))
     code, kib = map(int, r.stdout.split())
@@ -58,11 +65,11 @@ def largest_level(tmp_path) -> str:
 
 def test_the_largest_level_as_the_largest_png(tmp_path):
     name = largest_level(tmp_path)
-    assert peak_mib(tmp_path, name, "--record", "out.png", "--frames", 2, "--size", LARGEST) < CEILING_MIB
+    assert peak_mib(tmp_path, name, "--record", "out.png", "--frames", 2, "--size", LARGEST, warm=True) < CEILING_MIB
 
 
 def test_a_gif_at_the_largest_size(tmp_path):
-    assert peak_mib(tmp_path, "rope", "--record", "out.gif", "--frames", 3, "--size", LARGEST) < CEILING_MIB
+    assert peak_mib(tmp_path, "rope", "--record", "out.gif", "--frames", 3, "--size", LARGEST, warm=True) < CEILING_MIB
 
 
 def test_a_gifs_peak_does_not_grow_with_its_length(tmp_path):
