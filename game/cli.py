@@ -119,6 +119,10 @@ def validate(argv) -> int:
     from ropework import cost
     bad = 0
     for name in argv:
+        if not name:
+            print("(empty name): expected a level file name, found an empty one")
+            bad += 1
+            continue
         try:
             lv = level.load(level.resolve(name))
             print(f"{name}: OK")
@@ -135,7 +139,17 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("ARCADE_HEADLESS"))
 
 
+def _printable_streams() -> None:
+    """A file name that is not valid in the terminal's encoding prints with U+FFFD or '?', never raising."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError, OSError):   # not a text stream we can reconfigure (a test's capture)
+            pass
+
+
 def main(argv=None) -> int:
+    _printable_streams()
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     except LevelError as e:
@@ -147,6 +161,11 @@ def main(argv=None) -> int:
         except OSError:
             pass
         return 0
+
+
+def _os_line(e: OSError) -> str:
+    name = f"{os.fsdecode(e.filename)}: " if e.filename is not None else ""
+    return f"{name}{e.strerror or type(e).__name__}"
 
 
 def _gl_cache() -> None:
@@ -171,6 +190,10 @@ def _main(argv: list[str]) -> int:
     if argv[:1] == ["frame"]:
         return frame(argv[1:])
     args = parser().parse_args(argv)
+    for flag, value in (("LEVEL", args.level), ("--record", args.record), ("--input", args.input)):
+        if value == "":
+            print(f"ropework: error: {flag}: expected a file name, found an empty one", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if args.record:
         os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade (levels import ropework.systems)
     from ropework import plugins
@@ -187,10 +210,11 @@ def _main(argv: list[str]) -> int:
         print("ropework: error: --input needs --record (scripted input drives recordings)", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.record:
-        from ropework.record import MissingExtra, check_format
+        from ropework.record import MissingExtra, OutputError, check_format, check_target
         try:
             check_format(args.record)
-        except (ValueError, MissingExtra) as e:
+            check_target(args.record)            # before any work: a bad target fails in a second, not after the run
+        except (ValueError, MissingExtra, OutputError) as e:
             print(f"ropework: error: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
     if args.fps is not None and not (args.record or "").lower().endswith(".gif"):
@@ -235,6 +259,10 @@ def _main(argv: list[str]) -> int:
         return 0
     except LevelError as e:
         print(f"ropework: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:                         # writing the output: OutputError's line, or any other I/O failure
+        from ropework.record import OutputError
+        print(f"ropework: error: {e if isinstance(e, OutputError) else _os_line(e)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -11,15 +11,19 @@ themselves are the table in game/keys.py.
 """
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from datetime import datetime
 from pathlib import Path
 
+import esper
+
 from ropework import keys, level
 from ropework.clock import Clock
-from ropework.record import GifRecorder
-from ropework.reload import LevelWatcher
+from ropework.record import GifRecorder, OutputError, atomic, check_target
+from ropework.reload import LevelWatcher, one_line
 from ropework.scene import Scene
 from ropework.schema import LevelError
 from ropework.stats import Rates, elements
@@ -50,6 +54,7 @@ class Controller:
         self._banner = (scene.level.title, BANNER_SECONDS)
         self._status = (HINT, HINT_SECONDS)
         self._stats = ""
+        self._complaint = ""                # the last error printed to stderr (printed once, shown while it lasts)
         self._actions = {
             "help": self.toggle_help, "stats": self.toggle_stats, "next": self.next_level,
             "previous": self.previous_level, "level": self.open_number, "pause": self.pause,
@@ -139,10 +144,16 @@ class Controller:
 
     def open(self, path) -> bool:
         """Replace the scene with the level at ``path``, at the current size; keep the old one on error."""
+        before = set(esper.list_worlds())
         try:
             new = Scene.load(path, size=(self.scene.width, self.scene.height), reduced_motion=self.reduced_motion)
         except LevelError as e:
             self.flash(str(e))
+            return False
+        except Exception as e:  # noqa: BLE001  a level that fails to build must not take the window down
+            for name in set(esper.list_worlds()) - before:               # the half-built world
+                esper.delete_world(name)
+            self.flash(one_line(f"{path}: could not open the level: {type(e).__name__}: {e}"))
             return False
         self._adopt(new)
         self.watcher = LevelWatcher(path)
@@ -225,19 +236,19 @@ class Controller:
     def update(self, dt: float) -> int:
         """A frame of ``dt`` seconds passed: poll the level file, run the fixed steps due. Returns steps run."""
         self.now += min(max(0.0, dt), MESSAGE_MAX_DT)   # messages are not missed during a stall
-        new = self.watcher.tick(dt, self.scene)
+        new = self.guard("reload", self.watcher.tick, dt, self.scene)
         if new is not None:
             self._adopt(new, banner=f"reloaded {new.level.path.name}")
         n = self.clock.advance(dt)
         if n and not self.paused:
-            self._step(n)
-            return n
+            return self.guard("step", self._step, n) or 0
         return 0
 
-    def _step(self, n: int) -> None:
+    def _step(self, n: int) -> int:
         t0 = time.perf_counter()
         self.scene.step(n)
         self.rates.steps(n, time.perf_counter() - t0)
+        return n
 
     def resize(self, width: float, height: float) -> None:
         self.scene.resize(width, height)
@@ -250,10 +261,15 @@ class Controller:
             self._refresh_stats()
         if self._shot:
             self._shot = False
-            path = self._capture_path(".png")
-            grab().convert("RGB").save(path)
-            print(f"saved {path}", flush=True)
-            self.flash(f"saved {path}")
+            try:
+                path = check_target(self._capture_path(".png"))
+                with atomic(path) as tmp:
+                    grab().convert("RGB").save(tmp, format="PNG")
+            except (OutputError, OSError) as e:                  # an unwritable folder: say so, play on
+                self.complain(f"could not save the screenshot: {e}")
+            else:
+                print(f"saved {path}", flush=True)
+                self.flash(f"saved {path}")
         if self.recorder is not None and self.recorder.due(dt):
             self.recorder.add(grab())
             if self.recorder.full:
@@ -282,7 +298,7 @@ class Controller:
         while path.exists():
             n += 1
             path = self.out_dir / f"{stem}-{n}{suffix}"
-        return path.resolve()
+        return Path(os.path.abspath(path))   # not resolve(): a folder we cannot enter is reported when saving
 
     def screenshot(self):
         self._shot = True        # taken from the next drawn frame
@@ -306,9 +322,10 @@ class Controller:
     def _save(self, rec: GifRecorder, path: Path) -> None:
         try:
             rec.save(path)
-            msg = f"saved {path} ({len(rec.frames)} frames, {rec.seconds:.1f} s)"
-        except OSError as e:
-            msg = f"could not save {path}: {e}"
+        except (OutputError, OSError) as e:
+            self.complain(f"could not save the recording: {e}")
+            return
+        msg = f"saved {path} ({len(rec.frames)} frames, {rec.seconds:.1f} s)"
         print(msg, flush=True)
         self.flash(msg)
 
@@ -323,6 +340,29 @@ class Controller:
     def close(self) -> None:
         self.finish()
         self.scene.close()
+
+    # ── faults ───────────────────────────────────────────────────────────────
+    def guard(self, what: str, fn, *args):
+        """Run ``fn(*args)`` for the window; any exception becomes a one-line message, not a closed window.
+
+        The scene stays the last good one. A step that raised pauses the scene (Space
+        resumes, R resets, N opens another level) so it does not fail again every frame.
+        """
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001  the window must outlive anything a level, a reload, a draw or a key does
+            if what == "step":
+                self.paused = True
+            self.complain(one_line(f"{what} failed: {type(e).__name__}: {e}")
+                          + (" (paused: Space resumes, R resets)" if what == "step" else ""))
+            return None
+
+    def complain(self, text: str) -> None:
+        """Show an error line; print it to stderr once (a draw that fails every frame prints once)."""
+        if text != self._complaint:
+            self._complaint = text
+            print(f"ropework: {text}", file=sys.stderr, flush=True)
+        self.flash(text)
 
     # ── what the overlays say ────────────────────────────────────────────────
     def flash(self, text: str) -> None:

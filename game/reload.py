@@ -15,7 +15,15 @@ from ropework.level import load
 from ropework.scene import Scene
 from ropework.schema import LevelError
 
+MAX_MESSAGE = 300      # characters of an unexpected error's text shown: one line that fits a window
+
 POLL_INTERVAL = 0.25   # s between looks at the file: a save shows within about half a second
+
+
+def one_line(text: str) -> str:
+    """An unexpected error's text as one short line: its first line, cut."""
+    first = (text.splitlines() or [""])[0]
+    return first[:MAX_MESSAGE] + ("…" if len(first) > MAX_MESSAGE else "")
 
 
 class LevelWatcher:
@@ -61,6 +69,9 @@ class LevelWatcher:
         except LevelError as e:
             self.error = str(e)
             return None
+        except Exception as e:  # noqa: BLE001  whatever a file makes the loader raise, the running scene stays
+            self.error = one_line(f"{self.path}: could not load the level: {type(e).__name__}: {e}")
+            return None
         old = scene.level
         seed = None if scene.seed == old.seed else scene.seed               # a --seed override stays
         motion = None if lv.reduced_motion != old.reduced_motion else scene.reduced_motion
@@ -70,7 +81,7 @@ class LevelWatcher:
         except Exception as e:  # noqa: BLE001  a kind that fails to build must not take the window down
             for name in set(esper.list_worlds()) - before:               # the half-built world
                 esper.delete_world(name)
-            self.error = f"{self.path}: could not build the scene: {type(e).__name__}: {e}".splitlines()[0]
+            self.error = one_line(f"{self.path}: could not build the scene: {type(e).__name__}: {e}")
             return None
         if lv.theme == old.theme and new.theme != scene.theme:
             new.toggle_theme()                                              # the player's T stays

@@ -11,6 +11,7 @@ import numpy as np
 from PIL import Image
 
 _window = None
+READ_STRIP_BYTES = 4 << 20    # bytes read back from the GPU at a time: an 8192-px-wide picture in 170-row strips
 
 
 def headless_window(width: int = 1280, height: int = 720):
@@ -44,6 +45,31 @@ class Offscreen:
 
     def image(self) -> Image.Image:
         return Image.fromarray(np.ascontiguousarray(self.pixels()))   # uint8[h, w, 4]: RGBA
+
+    def strips(self):
+        """The picture as uint8[rows, w, 3] RGB strips, top strip first, each at most READ_STRIP_BYTES."""
+        w, h = self.size
+        rows = max(1, READ_STRIP_BYTES // (3 * w))
+        for top in range(0, h, rows):                   # GL rows count from the bottom
+            n = min(rows, h - top)
+            data = self.fbo.read(viewport=(0, h - top - n, w, n), components=3)
+            yield np.frombuffer(data, np.uint8).reshape(n, w, 3)[::-1]
+
+    def rgb(self) -> Image.Image:
+        """The picture as an RGB image, top row first, read in strips so the pixels are held once."""
+        w, h = self.size
+        im = Image.new("RGB", (w, h))
+        top = 0
+        for strip in self.strips():
+            im.paste(Image.fromarray(np.ascontiguousarray(strip)), (0, top))
+            top += len(strip)
+        return im
+
+    def release(self) -> None:
+        """Free the framebuffer now rather than at the next garbage collection."""
+        for tex in self.fbo.color_attachments:
+            tex.delete()
+        self.fbo.delete()
 
 
 def snapshot(scene) -> np.ndarray:

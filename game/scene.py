@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
+import math
 from contextlib import contextmanager
 
 import esper
@@ -26,8 +27,22 @@ from ropework.level import Level, frame, load, resolve
 from ropework.systems import pipeline
 
 _names = itertools.count(1)
+MAX_SIZE = 16384.0   # px a side at most (GL's usual texture limit): a resize to inf or 1e30 is cut to this
 
 BACKGROUND = {"light": (0.957, 0.957, 0.945, 1.0), "dark": (0.067, 0.067, 0.075, 1.0)}
+
+
+class SceneClosed(RuntimeError):
+    """The scene was closed (its world deleted); open a new one with Scene.load."""
+
+
+def fit_size(width, height, current=(1.0, 1.0)) -> tuple[float, float]:
+    """A viewport size each side within 1..MAX_SIZE px (inf and 1e30 are cut; NaN keeps ``current``)."""
+    out = []
+    for v, old in zip((width, height), current):
+        v = float(v)
+        out.append(float(old) if math.isnan(v) else min(max(1.0, v), MAX_SIZE))
+    return out[0], out[1]
 
 
 def _kernel_key(level: Level) -> tuple[str, set[str]]:
@@ -78,18 +93,21 @@ class Scene:
         self.world = f"ropework-scene-{next(_names)}"
         self.theme = level.theme
         self.reduced_motion = level.reduced_motion if reduced_motion is None else bool(reduced_motion)
-        self.width, self.height = float(size[0]), float(size[1])
+        self.width, self.height = fit_size(*size[:2])
+        self._closed = False
         self._build()
 
     @classmethod
     def load(cls, path, size=(1280, 720), seed: int | None = None, reduced_motion: bool | None = None):
         """A scene of the level file ``path``, or of a shipped level by name (``"rope"``) or number."""
+        size = fit_size(*size[:2])
         return cls(load(resolve(str(path)), size), size, seed, reduced_motion)
 
     # ── the world ────────────────────────────────────────────────────────────
     @contextmanager
     def active(self):
         """Make this scene's world esper's current one for the block."""
+        self._check_open()
         previous = esper.current_world
         esper.switch_world(self.world)
         try:
@@ -98,11 +116,16 @@ class Scene:
             if previous in esper.list_worlds():
                 esper.switch_world(previous)
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SceneClosed(f"the scene of {self.level.path.name} is closed; open another with Scene.load(...)")
+
     def _build(self) -> None:
+        self._check_open()
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
                            theme=self.theme)
-        self.close()   # a rebuild starts from an empty world
+        self._drop_world()   # a rebuild starts from an empty world
         with self.active():
             self.pointer_entity = esper.create_entity(Pointer())
             self.layers = sorted((Layer(c["name"], c["kind"], c["z"]) for c in self.level.layers),
@@ -122,7 +145,11 @@ class Scene:
         return [spec for spec, _ in frame(self.level)]
 
     def close(self) -> None:
-        """Delete the scene's world and everything in it."""
+        """Delete the scene's world and everything in it. Afterwards every call but close raises SceneClosed."""
+        self._drop_world()
+        self._closed = True
+
+    def _drop_world(self) -> None:
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")
@@ -180,7 +207,8 @@ class Scene:
     # ── scene controls ───────────────────────────────────────────────────────
     def resize(self, width: float, height: float) -> None:
         """Re-lay the scene for a new viewport (the seeds re-seed on resize)."""
-        width, height = max(1.0, float(width)), max(1.0, float(height))
+        width, height = fit_size(width, height, (self.width, self.height))
+        self._check_open()
         if (width, height) != (self.width, self.height):
             self.width, self.height = width, height
             self._build()

@@ -57,7 +57,7 @@ class Overlay:
         self.stats = text(multiline=True, width=420)
         self.banner = arcade.Text("", 0, 0, TEXT, BANNER_FONT, batch=self.batch, anchor_x="center",
                                   anchor_y="center", bold=True)
-        self.status = text()
+        self.status = text(multiline=True, width=600)   # a long error wraps instead of running off the window
         self.error = text(multiline=True, width=600, color=ERROR)
         self._size = (0, 0)
         self._help_box = (0, 0)
@@ -92,6 +92,7 @@ class Overlay:
         self._size = (w, h)
         self.stats.position = (PAD * 2, h - PAD * 2)
         self.banner.position = (w / 2, h * 0.78)
+        self.status.width = max(50, w - 4 * PAD)
         self.status.position = (PAD * 2, PAD * 2 + self.status.content_height)
         self.error.width = max(50, w - 4 * PAD)
         below = (self.status.content_height + PAD * 2) if self.status.visible else 0
@@ -158,7 +159,12 @@ class PlayWindow(arcade.Window):
         return self.ctl.scene
 
     # ── frame ────────────────────────────────────────────────────────────────
+    # Every handler runs through ctl.guard: an exception from a level, a reload, a draw
+    # or a key becomes a one-line message and the window plays on with the last good scene.
     def on_update(self, delta_time: float):
+        self.ctl.guard("update", self._update, delta_time)
+
+    def _update(self, delta_time: float):
         self.ctl.update(delta_time)
         self.studio.update()
         self._sync_cursor()
@@ -169,12 +175,19 @@ class PlayWindow(arcade.Window):
                 self.ctl.resize(self.width, self.height)
 
     def on_draw(self):
+        self.ctl.guard("draw", self._draw_scene)
+        self.ctx.screen.use()                              # a draw that failed half-way may have left its own bound
+        self.ctl.guard("draw", self._draw_overlay)
+
+    def _draw_scene(self):
         self.clear(color=tuple(int(round(c * 255)) for c in self.scene.background))
         with count_draws() as calls:
             self.scene.draw(self.ctx)
         now = time.perf_counter()
         dt, self._last_draw = now - self._last_draw, now
         self.ctl.frame(dt, self._grab, calls[0])
+
+    def _draw_overlay(self):
         self.default_camera.use()
         self.ctx.enable(self.ctx.BLEND)
         self.ctx.blend_func = self.ctx.BLEND_DEFAULT
@@ -200,7 +213,7 @@ class PlayWindow(arcade.Window):
     def on_resize(self, width: int, height: int):
         super().on_resize(width, height)
         if width > 0 and height > 0:          # minimised windows report 0×0
-            self.ctl.resize(width, height)
+            self.ctl.guard("resize", self.ctl.resize, width, height)
 
     def on_hide(self):
         self.ctl.clock.pause()
@@ -220,39 +233,39 @@ class PlayWindow(arcade.Window):
     def on_mouse_motion(self, x, y, dx, dy):
         if self.studio.pointer("move", x, y):
             return
-        self.scene.pointer_move(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if self.studio.pointer("move", x, y):
             return
         if 0 <= x < self.width and 0 <= y < self.height:
-            self.scene.pointer_move(x, self._scene_y(y))
+            self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
         else:
-            self.scene.pointer_leave()      # dragged out of the window: the grab ends, as the seed
+            self.ctl.guard("pointer", self.scene.pointer_leave)   # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
         if self.studio.pointer("down", x, y):
             return
-        self.scene.pointer_down(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_down, x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
         self.studio.pointer("up", x, y)
-        self.scene.pointer_up(x, self._scene_y(y))
+        self.ctl.guard("pointer", self.scene.pointer_up, x, self._scene_y(y))
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         self.studio.scroll(x, y, scroll_y)
 
     def on_mouse_leave(self, x, y):
-        self.scene.pointer_leave()
+        self.ctl.guard("pointer", self.scene.pointer_leave)
 
     def on_deactivate(self):
-        self.scene.pointer_leave()          # focus lost mid-drag: let go
+        self.ctl.guard("pointer", self.scene.pointer_leave)   # focus lost mid-drag: let go
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────
     def on_key_press(self, symbol, modifiers):
         if self.studio.key(symbol, modifiers):
             return
-        self.ctl.press(symbol, modifiers)
+        self.ctl.guard("key", self.ctl.press, symbol, modifiers)
         if self.ctl.quit:
             self.close()
 

@@ -49,6 +49,7 @@ width) instead of the woven print.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import esper
 import numpy as np
@@ -64,6 +65,8 @@ from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream, forget_gone
 
 AA_RATIO = 2.0          # render pixels per scene pixel at least, when antialiased (2×2 supersampling at DPR 1)
+MAX_LAYER_PIXELS = 3840 * 2160   # render pixels of the layer framebuffer at most (~66 MB with depth): 2×2
+                                 # supersampling of 1920×1080; a larger window renders the layer coarser
 MAX_TAPS = 4            # composite samples per axis per target pixel at most
 BOX_PAD = 2.0          # scene px around the layer's projected bounds: room for edge anti-aliasing
 MAX_LIGHTS = 8          # directional lights the shader takes (level files allow 8)
@@ -401,17 +404,16 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 
 
 class LanyardGL:
-    """GL state of one lanyard layer: programs, meshes, textures and its own framebuffer."""
+    """GL state of one lanyard layer: its meshes and strap stream; programs and textures from `Shared`."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float,
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float, shared: "Shared",
                  finish: CardFinish | None = None):
         self.ctx = ctx
+        self.shared = shared
         finish = finish or CardFinish()
         self.finish = finish
-        self.mesh = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
-        self.foil = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_FOIL_FS)
-                     if finish.finish == "holographic" else None)
-        self.composite = ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS)
+        self.mesh, self.composite = shared.programs(ctx)
+        self.foil = shared.foil(ctx) if finish.finish == "holographic" else None
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
         self.parts = {}
@@ -428,26 +430,33 @@ class LanyardGL:
         self.strap_ibo = ctx.buffer(reserve=4)
         self.strap_geo = None
         self.strap_k = 0
+        size = tuple(float(v) for v in card.size)
         if finish.strap_image:
             strap_rgba = art.load_png(finish.strap_image)
             self.strap_tile = strap.width * strap_rgba.shape[1] / strap_rgba.shape[0]   # units along per repeat
-            self.strap_tex = self._texture(strap_rgba, repeat=True)
+            self.strap_tex = shared.texture(ctx, ("strap-png", finish.strap_image), lambda: strap_rgba, repeat=True)
         else:
             self.strap_tile = 0.0                                                        # the woven print
             gap, line = weave(strap.width, length)
-            self.strap_tex = self._texture(art.strap_texture(strap.text, strap.base, strap.border, strap.ink,
-                                                             gap=gap, line=line, alpha=WEAVE_ALPHA), repeat=True)
-        front = art.load_png(look.image) if look.image else art.card_art(
-            card.size, look.title, look.subtitle, look.colour, look.ink, look.accent)
-        self.front_tex = self._texture(front)
-        back = (art.load_png(finish.back_image) if finish.back_image else front if look.image
-                else art.card_back(card.size, look.colour, look.ink, look.accent, look.title))
-        self.back_tex = self._texture(back)
+            strap_key = ("strap", strap.text, strap.base, strap.border, strap.ink, gap, line)
+            self.strap_tex = shared.texture(ctx, strap_key, lambda: _art(*strap_key), repeat=True)
+        front_key = ("front", size, look.title, look.subtitle, look.colour, look.ink, look.accent)
+        back_key = ("back", size, look.colour, look.ink, look.accent, look.title)
+        if look.image:
+            self.front_tex = shared.texture(ctx, ("png", look.image, size), lambda: art.load_png(look.image, card.size))
+        else:
+            self.front_tex = shared.texture(ctx, front_key, lambda: _art(*front_key))
+        if finish.back_image:
+            self.back_tex = shared.texture(ctx, ("png", finish.back_image, size),
+                                           lambda: art.load_png(finish.back_image, card.size))
+        elif look.image:
+            self.back_tex = self.front_tex                                    # the picture, on both faces
+        else:
+            self.back_tex = shared.texture(ctx, back_key, lambda: _art(*back_key))
         self.model = None                                 # (material, sRGB colour, texture or None) of a GLB card
         if finish.model:
             self._load_model(card, finish.model)
-        self.fbo = None
-        self.fbo_size = (0, 0)
+        self.fbo = None                     # the scene's one layer framebuffer (`Shared.target`), from `target`
 
     def _load_model(self, card: Card, path: str) -> None:
         """The GLB card (already checked at load), fitted into the card's frame, as the part "model"."""
@@ -461,27 +470,9 @@ class LanyardGL:
             mode=self.ctx.TRIANGLES)
         self.model_triangles = model.triangles
         colour = tuple(float(c) ** (1 / 2.2) for c in model.colour[:3])   # the shader takes sRGB
-        tex = self._texture(model.texture) if model.texture is not None else None
+        tex = (self.shared.texture(self.ctx, ("model", path), lambda: model.texture)
+               if model.texture is not None else None)
         self.model = ((model.roughness, model.metallic, 0.0), colour, tex)
-
-    def _texture(self, rgba: np.ndarray, repeat: bool = False):
-        ctx = self.ctx
-        h, w = rgba.shape[:2]
-        tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
-                          wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
-                          filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
-        tex.build_mipmaps()
-        tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
-        return tex
-
-    def target(self, size: tuple[int, int]):
-        if size != self.fbo_size:
-            ctx = self.ctx
-            colour = ctx.texture(size, components=4, filter=(ctx.LINEAR, ctx.LINEAR),
-                                 wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
-            self.fbo = ctx.framebuffer(color_attachments=[colour], depth_attachment=ctx.depth_texture(size))
-            self.fbo_size = size
-        return self.fbo
 
     def composite_into(self, vp, shown, own, taps: int) -> None:
         """Blend the layer (premultiplied) over the bound framebuffer's pixels ``shown`` (x, y, w, h),
@@ -497,6 +488,11 @@ class LanyardGL:
             c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
             c["u_taps"] = taps
             self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
+
+    def target(self, size: tuple[int, int]):
+        """The layer framebuffer at ``size`` — shared by every lanyard layer of the scene — as ``self.fbo``."""
+        self.fbo = self.shared.target.get(self.ctx, size)
+        return self.fbo
 
     def upload_strap(self, verts: np.ndarray) -> None:
         """Stream the ribbon's vertices (orphaning keeps the same GL buffer, so the geometry stays valid)."""
@@ -572,9 +568,89 @@ def render_ratio(look: CardLook, dpr: float) -> tuple[float, int]:
     return ratio, taps
 
 
+ART_CACHE = 16          # drawn pictures (strap, card faces) kept across scenes: a reset or reload redraws none
+
+
+@lru_cache(maxsize=ART_CACHE)
+def _art(kind: str, *args) -> np.ndarray:
+    """A drawn picture by what it shows (read-only): the same strap or card art is drawn once per process."""
+    if kind == "strap":
+        text, base, border, ink, gap, line = args
+        rgba = art.strap_texture(text, base, border, ink, gap=gap, line=line, alpha=WEAVE_ALPHA)
+    elif kind == "front":
+        rgba = art.card_art(*args)
+    else:
+        rgba = art.card_back(*args)
+    rgba.setflags(write=False)
+    return rgba
+
+
+class Shared:
+    """What every lanyard layer of a scene can share: the two programs, the layer framebuffer, and
+    each texture by what it shows (32 default lanyards hold one strap, one front and one back)."""
+
+    def __init__(self):
+        self._programs = None
+        self._foil = None
+        self._textures: dict[tuple, object] = {}
+        self.target = Target()
+
+    def foil(self, ctx):
+        """The holographic finish's foil program (made once, for the layers that have the finish)."""
+        if self._foil is None:
+            self._foil = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_FOIL_FS)
+        return self._foil
+
+    def programs(self, ctx):
+        if self._programs is None:
+            self._programs = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS),
+                              ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS))
+        return self._programs
+
+    def texture(self, ctx, key: tuple, make, repeat: bool = False):
+        """The texture of ``key``, made from ``make()`` (uint8[h, w, 4]) the first time it is asked for."""
+        tex = self._textures.get(key)
+        if tex is None:
+            rgba = make()
+            h, w = rgba.shape[:2]
+            tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
+                              wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
+                              filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+            tex.build_mipmaps()
+            tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
+            self._textures[key] = tex
+        return tex
+
+
+class Target:
+    """The layer framebuffer (colour + depth), one for every lanyard layer of a scene: the layers
+    draw one after another and each clears the texels it reads, so 32 layers hold one, not 32."""
+
+    def __init__(self):
+        self.fbo = None
+        self.size = (0, 0)
+
+    def get(self, ctx, size: tuple[int, int]):
+        if size != self.size:
+            colour = ctx.texture(size, components=4, filter=(ctx.LINEAR, ctx.LINEAR),
+                                 wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+            self.fbo = ctx.framebuffer(color_attachments=[colour], depth_attachment=ctx.depth_texture(size))
+            self.size = size
+        return self.fbo
+
+
+def capped_ratio(ratio: float, taps: int, dpr: float, width: float, height: float) -> tuple[float, int]:
+    """(ratio, taps) with the layer framebuffer held to MAX_LAYER_PIXELS render pixels."""
+    cap = math.sqrt(MAX_LAYER_PIXELS / max(1.0, width * height))
+    if ratio <= cap:
+        return ratio, taps
+    return cap, int(min(taps, max(1, math.ceil(cap / dpr - 1e-6))))
+
+
 class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}
+        self._shared = Shared()
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         forget_gone(self._gl)
@@ -585,13 +661,14 @@ class DrawLanyard:
             gl = self._gl.get(ent)
             if gl is None:
                 length = float(np.linalg.norm(np.diff(pts.pos, axis=0), axis=1).sum())
-                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length, esper.try_component(ent, CardFinish))
+                gl = self._gl[ent] = LanyardGL(ctx, card, look, strap, length, self._shared,
+                                               esper.try_component(ent, CardFinish))
             self._draw_one(ctx, gl, frame, pts, card, look, strap, camera, lights)
 
     def _draw_one(self, ctx, gl: LanyardGL, frame, pts, card, look, strap, camera, lights) -> None:
         vp = pixel_viewport()                             # the target's own pixels (a HiDPI window's, too)
         dpr = vp[2] / max(frame.width, 1.0)
-        ratio, taps = render_ratio(look, dpr)
+        ratio, taps = capped_ratio(*render_ratio(look, dpr), dpr, frame.width, frame.height)
         size = (max(1, int(math.ceil(frame.width * ratio))), max(1, int(math.ceil(frame.height * ratio))))
         verts = ribbon(pts.pos, strap.width, strap.samples)
         if gl.strap_tile > 0.0:                           # a strap image repeats every tile units of arc

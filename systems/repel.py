@@ -16,6 +16,10 @@ The largest of the pushes' factors is the colour force; the colour's target is
 base + (active − base)·force, and the colour closes `ease` of the gap each step
 so it never jumps. The seed sets the offset to the sum outright; with `inertia`
 a damped spring chases the sum instead, so dots overshoot and ring back to rest.
+The spring is stepped exactly (`spring_step`: the matrix exponential of
+x'' = k·(target − x) − c·x' over one step, the target held for the step), so
+it is stable for every stiffness and damping the schema allows: an explicit
+Euler step goes non-finite once c·dt or k·dt² passes about 2.
 When the pointer is outside the window only the rings act.
 
 The jelly model (issue 17; a `Jelly` component, present only when a level turns
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import cmath
 import math
+from functools import lru_cache
 
 import esper
 import numpy as np
@@ -56,7 +61,7 @@ def repel(origin, offset, velocity, colour,
           px, py, pointer_on, speed_factor,
           proximity, max_push, reach, share, threshold, colour_share,
           ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
-          base, active, ease, inertia, spring, spring_damping, dt):
+          base, active, ease, inertia, p00, p01, p10, p11, dt):
     """One step for every dot, in place. Direction from a source at the dot's own
     position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
     first, so a dot out of every source's reach costs no square root."""
@@ -116,14 +121,16 @@ def repel(origin, offset, velocity, colour,
                 ty += dy / d * strength * f
                 force = max(force, f)
         was_x, was_y = offset[i, 0], offset[i, 1]
-        if inertia:
-            vx = velocity[i, 0] + (spring * (tx - offset[i, 0]) - spring_damping * velocity[i, 0]) * dt
-            vy = velocity[i, 1] + (spring * (ty - offset[i, 1]) - spring_damping * velocity[i, 1]) * dt
+        if inertia:                           # (offset − target, velocity) ← P · (offset − target, velocity)
+            ex = offset[i, 0] - tx
+            ey = offset[i, 1] - ty
+            vx = p10 * ex + p11 * velocity[i, 0]
+            vy = p10 * ey + p11 * velocity[i, 1]
+            offset[i, 0] = tx + p00 * ex + p01 * velocity[i, 0]
+            offset[i, 1] = ty + p00 * ey + p01 * velocity[i, 1]
             changed |= vx != velocity[i, 0] or vy != velocity[i, 1]
             velocity[i, 0] = vx
             velocity[i, 1] = vy
-            offset[i, 0] += vx * dt
-            offset[i, 1] += vy * dt
         else:
             offset[i, 0] = tx
             offset[i, 1] = ty
@@ -144,6 +151,7 @@ def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
     return math.hypot(ptr.x - rep.last[0], ptr.y - rep.last[1])
 
 
+@lru_cache(maxsize=64)   # the same three numbers every step of a scene; the matrix is only read
 def spring_step(stiffness: float, damping: float, dt: float) -> np.ndarray:
     """float64[2, 2]: the exact map of x'' = −stiffness·x − damping·x' over dt on (x, x').
 
@@ -157,7 +165,9 @@ def spring_step(stiffness: float, damping: float, dt: float) -> np.ndarray:
     qt = q * dt
     sinhc = dt if abs(qt) < 1e-8 else cmath.sinh(qt) / q
     m = cmath.exp(s * dt) * (cmath.cosh(qt) * np.identity(2) + sinhc * (a - s * np.identity(2)))
-    return np.ascontiguousarray(m.real)
+    out = np.ascontiguousarray(m.real)
+    out.flags.writeable = False           # cached and shared: nobody may change it
+    return out
 
 
 def spring_constants(bounce: float, duration: float) -> tuple[float, float]:
@@ -346,7 +356,8 @@ class Repel(esper.Processor):
                                 rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
                                 rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
                                 rings.band, rings.strength, col.base, col.active, col.ease, rep.inertia,
-                                rep.spring, rep.spring_damping, frame.dt)
+                                *(spring_step(rep.spring, rep.spring_damping, frame.dt).ravel() if rep.inertia
+                                  else (0.0, 0.0, 0.0, 0.0)), frame.dt)
             else:
                 front = esper.try_component(ent, TravellingRings) or TravellingRings(1.0, 1.0, 1.0, 0.0)
                 m = jelly.step

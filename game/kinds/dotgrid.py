@@ -94,7 +94,7 @@ SCHEMA = table(
         live=into(DotStyle, "background", rgba)),
     Key("inertia", "bool", False, "dots spring back with inertia (React Bits) instead of the seed's instant offsets"),
     Key("spring", "float", SPRING, "inertia spring stiffness, 1/s²", lo=0.0, hi=10_000.0, live=into(Repulsion, "spring")),
-    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s", lo=0.0, hi=1000.0, live=into(Repulsion, "spring_damping")),
+    Key("spring_damping", "float", SPRING_DAMPING, "inertia damping, 1/s (the spring is stepped exactly: stable at any value)", lo=0.0, hi=1000.0, live=into(Repulsion, "spring_damping")),
     Key("preset", "choice", "", "a tuned look (" + "; ".join(f"{n}: " + ", ".join(f"{k} {v!r}" if isinstance(v, str)
         else f"{k} {v:g}" for k, v in keys.items()) for n, keys in PRESETS.items())
         + "); keys the level sets win over its preset's", choices=("", *PRESETS)),

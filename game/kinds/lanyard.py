@@ -46,7 +46,7 @@ from pathlib import Path
 
 import esper
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
 from ropework.components.card import (Breeze, Cadence, Card, CardFinish, CardFlip, CardGrab, CardLook,
@@ -56,7 +56,7 @@ from ropework.components.frame import STEP
 from ropework.systems.services.colour import parse_colour
 from ropework.kinds import Kind, kind
 from ropework.live import into, vector
-from ropework.schema import Key, LevelError, table
+from ropework.schema import Key, LevelError, _num, table
 
 # Strap physics (the seed's constants, scene units with y up).
 NODES = 25                 # points in the strap; more bends smoother and costs more
@@ -169,7 +169,7 @@ SCHEMA = table(
     _f("low_power_pixel_ratio", LOW_POWER_PIXEL_RATIO, "pixel ratio cap in low power", 0.25, 4.0),
     _f("fov", FOV, "camera's vertical field of view, degrees", 1.0, 170.0, live=into(Camera, "fov")),
     _f("near", NEAR, "camera near clip, units", 1e-4, 1e4, live=into(Camera, "near")),
-    _f("far", FAR, "camera far clip, units", 1e-3, 1e6, live=into(Camera, "far")),
+    _f("far", FAR, "camera far clip, units; more than `near`", 1e-3, 1e6, live=into(Camera, "far")),
     _f("camera_z", CAMERA_Z, "camera distance on +z, looking at the origin, units", 0.01, 1e4, live=vector(Camera, "eye", 2)),
     _f("ambient", AMBIENT, "ambient light intensity (π: the albedo itself)", 0.0, 100.0, live=into(Lights, "ambient")),
     _f("max_pixel_ratio", MAX_PIXEL_RATIO, "render pixels per scene pixel at most", 0.25, 4.0),
@@ -236,10 +236,14 @@ SCHEMA = table(
 
 
 def check(cfg: dict, level: Path, key_path: str) -> None:
-    """Resolve each picture key (`IMAGE_KEYS`) against the level file; each must be a PNG inside
-    the level's folder. Replaces the key with the absolute path. Raises LevelError (file, key,
-    expected, found).
+    """Cross-key checks, then each picture key (`IMAGE_KEYS`) resolved against the level file:
+    each must be a PNG inside the level's folder that decodes completely (every pixel, here, not
+    at the first draw), and ``card_model`` a GLB there. Replaces each key with the absolute path.
+    Raises LevelError (file, key, expected, found).
     """
+    if not cfg["near"] < cfg["far"]:
+        raise LevelError(level, f"{key_path}.far", f"expected far > near ({_num(cfg['near'])}), "
+                                                   f"found {_num(cfg['far'])}")
     for key in IMAGE_KEYS:
         check_png(cfg, key, level, key_path)
     check_model(cfg, level, key_path)
@@ -275,13 +279,19 @@ def check_png(cfg: dict, key: str, level: Path, key_path: str, what: str = "a PN
     try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
-            im.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+    except Exception as e:  # noqa: BLE001  whatever a file makes Pillow raise is one line
         fail(f"{raw!r}, which is not a readable image ({type(e).__name__})")
     if fmt != "PNG":
         fail(f"{raw!r}, a {fmt} image")
     if max(size) > MAX_IMAGE_SIDE or min(size) < 1:
         fail(f"{raw!r} of {size[0]}×{size[1]} px (at most {MAX_IMAGE_SIDE} px a side)")
+    try:                                       # decode every pixel: no IDAT, a corrupt or a cut-off one
+        with Image.open(target) as im:
+            im.verify()
+        with Image.open(target) as im:
+            im.load()
+    except Exception as e:  # noqa: BLE001  Pillow raises OSError, SyntaxError, ValueError, IndexError, zlib.error…
+        fail(f"{raw!r}, which does not decode as a PNG ({type(e).__name__}: {str(e)[:80]})")
     cfg[key] = str(target)
     return target
 

@@ -25,6 +25,8 @@ TEXT_DROP = 2              # px: the seed centres the print 2 px below the middl
 
 TITLE_CLEAR = 3           # art units (1 % of the card's width) of plain stock between the dots and the title
 ART_PX_PER_UNIT = 380      # card art pixels per scene unit of card: sharp at the layer's largest size
+MAX_ART_SIDE = 1024        # px: a card's picture is never larger a side (the default card's is 608×855), so
+                           # what a level's card dimensions ask of the GPU stays ~6 MB a face whatever they are
 BOLD_FONTS = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "Arial_Bold.ttf")
 REGULAR_FONTS = ("DejaVuSans.ttf", "LiberationSans-Regular.ttf", "Arial.ttf")
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/Library/Fonts", "C:/Windows/Fonts")
@@ -44,7 +46,8 @@ def _font_file(names: tuple[str, ...]) -> str | None:
 
 
 def font(size: int, bold: bool = True) -> tuple[ImageFont.FreeTypeFont, int]:
-    """(font, stroke width): a bold sans of ``size`` px; without one, Pillow's own font, stroked to look bold."""
+    """(font, stroke width): a bold sans of ``size`` px (at least 1); without one, Pillow's own font, stroked to look bold."""
+    size = max(1, int(size))
     path = _font_file(BOLD_FONTS if bold else REGULAR_FONTS)
     if path is not None:
         return ImageFont.truetype(path, size), 0
@@ -92,11 +95,18 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, width: float, size: int, bold: bo
         size = int(size * 0.9)
 
 
+def art_size(size_units, scale: float = 1.0) -> tuple[int, int]:
+    """(w, h) px of a card face of ``size_units`` (width, height, …): ART_PX_PER_UNIT, fewer where a
+    side would pass MAX_ART_SIDE, never under 1 px; ``scale`` 0.5 for the back."""
+    w_units, h_units = float(size_units[0]), float(size_units[1])
+    per_unit = min(ART_PX_PER_UNIT, MAX_ART_SIDE / max(w_units, h_units, 1e-9)) * scale
+    return max(1, int(round(w_units * per_unit))), max(1, int(round(h_units * per_unit)))
+
+
 def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accent: str) -> np.ndarray:
     """The badge's front, uint8[h, w, 4]: a dotted field, the punched slot, the title and
     subtitle, and an accent band — proportioned to the card's width × height."""
-    w = int(round(size_units[0] * ART_PX_PER_UNIT))
-    h = int(round(size_units[1] * ART_PX_PER_UNIT))
+    w, h = art_size(size_units)
     pic = Image.new("RGB", (w, h), _rgb(colour))
     draw = ImageDraw.Draw(pic)
     u = w / 100.0                                   # art unit: 1 % of the card's width
@@ -108,7 +118,7 @@ def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accen
     # The dotted field stops a clear band above the title's ink: a dot touching a letter's top
     # drew, shrunk on screen, a dark speck on the card face (over "moeru"'s e).
     ink_top = draw.textbbox((margin, ty), title, font=face, anchor="ls", stroke_width=stroke)[1] if title else ty
-    gap = 6 * u                                     # the moeru dot grid, in miniature
+    gap = max(6 * u, 2.0)                           # the moeru dot grid, in miniature (never under 2 px)
     r = 0.55 * u
     for gy in np.arange(16 * u, min(h * 0.58, ink_top - TITLE_CLEAR * u - r), gap):
         for gx in np.arange(gap, w - gap / 2, gap):
@@ -129,8 +139,7 @@ def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accen
 
 def card_back(size_units, colour: str, ink: str, accent: str, title: str) -> np.ndarray:
     """The badge's back, uint8[h, w, 4]: plain stock with the accent band and a small mark."""
-    w = int(round(size_units[0] * ART_PX_PER_UNIT / 2))
-    h = int(round(size_units[1] * ART_PX_PER_UNIT / 2))
+    w, h = art_size(size_units, 0.5)
     pic = Image.new("RGB", (w, h), _rgb(colour))
     draw = ImageDraw.Draw(pic)
     u = w / 100.0
@@ -142,7 +151,13 @@ def card_back(size_units, colour: str, ink: str, accent: str, title: str) -> np.
     return np.asarray(pic.convert("RGBA"))
 
 
-def load_png(path) -> np.ndarray:
-    """uint8[h, w, 4] of a PNG file (already checked by the level loader)."""
+def load_png(path, size_units=None) -> np.ndarray:
+    """uint8[h, w, 4] of a PNG file (already checked by the level loader), scaled down to the
+    card's `art_size` where it is larger: the GPU holds what the card can show, not what the file has."""
     with Image.open(path) as im:
-        return np.asarray(im.convert("RGBA"))
+        im = im.convert("RGBA")
+    if size_units is not None:
+        aw, ah = art_size(size_units)
+        if im.width > aw or im.height > ah:
+            im = im.resize((min(im.width, aw), min(im.height, ah)), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    return np.asarray(im)

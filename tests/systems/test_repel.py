@@ -1,8 +1,14 @@
 """Repel: the seed's static and swipe pushes, exactly, and the colour chase."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+
+from ropework.components.frame import STEP
+from ropework.kinds import dotgrid
+from ropework.systems.repel import spring_step
 
 from tests.dots import dot_level, grid, static_push, unit
 
@@ -167,3 +173,51 @@ def test_same_input_same_state(scenes, tmp_path, inertia):
     path = dot_level(tmp_path, gap=20, inertia=inertia)
     a, b = _play(scenes(path, size=SIZE)), _play(scenes(path, size=SIZE))
     assert a == b
+
+
+def _spring_exact(k, c, t, x0=1.0, v0=0.0):
+    """x(t), v(t) of x'' = −k·x − c·x', closed form (under-, critically and over-damped; free when k = 0)."""
+    if k == 0:
+        if c == 0:
+            return x0 + v0 * t, v0
+        return x0 + v0 / c * (1 - math.exp(-c * t)), v0 * math.exp(-c * t)
+    disc = c * c / 4 - k
+    a = -c / 2
+    if disc < 0:
+        w = math.sqrt(-disc)
+        B = (v0 - a * x0) / w
+        e = math.exp(a * t)
+        x = e * (x0 * math.cos(w * t) + B * math.sin(w * t))
+        v = a * x + e * w * (-x0 * math.sin(w * t) + B * math.cos(w * t))
+        return x, v
+    if disc == 0:
+        B = v0 - a * x0
+        e = math.exp(a * t)
+        return e * (x0 + B * t), e * (a * (x0 + B * t) + B)
+    r = math.sqrt(disc)
+    l1, l2 = a + r, a - r
+    c2 = (v0 - l1 * x0) / (l2 - l1)
+    c1 = x0 - c2
+    return c1 * math.exp(l1 * t) + c2 * math.exp(l2 * t), c1 * l1 * math.exp(l1 * t) + c2 * l2 * math.exp(l2 * t)
+
+
+@pytest.mark.parametrize("k,c", [(150.0, 8.0), (100.0, 20.0), (10_000.0, 50.0), (10_000.0, 1000.0), (0.0, 0.0),
+                                 (0.0, 1000.0), (10_000.0, 0.0)])
+def test_inertia_spring_step_is_the_exact_solution(k, c):
+    """One step of the dot grid's spring is the closed-form damped spring over that step, to float64 rounding."""
+    p00, p01, p10, p11 = spring_step(k, c, STEP).ravel()
+    for x0, v0 in ((1.0, 0.0), (0.0, 1.0), (-3.0, 40.0)):
+        x, v = _spring_exact(k, c, STEP, x0, v0)
+        assert p00 * x0 + p01 * v0 == pytest.approx(x, rel=1e-9, abs=1e-12)
+        assert p10 * x0 + p11 * v0 == pytest.approx(v, rel=1e-9, abs=1e-9)
+
+
+def test_inertia_spring_never_grows_over_the_declared_range():
+    """The step's spectral radius is below 1 wherever there is damping (at 1 without): no stiffness and
+    damping the schema allows can blow up, unlike the explicit step (non-finite near c = 120/s)."""
+    spring, damping = dotgrid.SCHEMA.keys["spring"], dotgrid.SCHEMA.keys["spring_damping"]
+    for k in np.linspace(spring.lo, spring.hi, 41):
+        for c in np.linspace(damping.lo, damping.hi, 41):
+            p = np.array(spring_step(float(k), float(c), STEP)).reshape(2, 2)
+            radius = max(abs(np.linalg.eigvals(p)))
+            assert radius <= 1 + 1e-9 and (c == 0 or k == 0 or radius < 1), (k, c, radius)   # k = 0: no spring

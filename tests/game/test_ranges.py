@@ -1,0 +1,138 @@
+"""Documented ranges hold: every numeric key at its low and its high bound — alone, and with the
+numeric keys declared beside it at theirs — loads, runs 300 steps under a scripted hand and
+draws, with every state array finite.
+
+The cases come from the declarations (`tests.levelgen.key_sites`: the top table, every
+registered kind's layer table and its sub-tables), so a new key is walked with no edit. A
+value the loader refuses is a failure too — the declared range promised it — except where a
+declared cross-key check (lanyard: far > near) says which neighbour must move with it.
+Scenes are small (160×90) and a scene whose work per step is large (points × passes) runs
+fewer steps: stability shows within a few steps at the largest counts, and the counts
+themselves are what the memory test (tests/game/test_memory.py) holds to.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ropework import kinds, level
+from ropework.components import Points
+from ropework.render import Offscreen
+from ropework.scene import Scene
+from ropework.schema import LevelError
+from tests import levelgen
+
+SIZE = (160, 90)           # px: small, so 300 steps of any kind stay cheap
+STEPS = 300                # the issue's bar: 300 steps must stay finite
+WORK = 3_000_000           # point-passes per case at most: larger scenes run fewer steps (never under MIN_STEPS)
+MIN_STEPS = 2
+CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key check, and the message it gives
+    ("lanyard", "near", "hi"): "expected far > near",
+    ("lanyard", "far", "lo"): "expected far > near",
+}
+SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
+
+
+def _numeric(table) -> list[str]:
+    return [n for n, k in table.keys.items() if k.type in ("int", "float") and n != "seed"]
+
+
+def _bools(kind: str, where: tuple) -> dict:
+    """Every bool key of the case's layer (and of the top table) flipped from its default: the other
+    paths (the dot grid's inertia spring, the lanyard's low power, cloth shear, reduced motion…)."""
+    tables = [("top", level.TOP)] + ([("layer", levelgen.layer_schema(kind))] if kind != "<top>" else [])
+    return {(where_, n): not k.default for where_, t in tables for n, k in t.keys.items() if k.type == "bool"}
+
+
+def cases():
+    """Each numeric key at each bound: alone with the defaults, alone with every bool flipped, and
+    with the numeric keys declared before and after it at the same bound, bools flipped."""
+    out = []
+    for kind, prefix, table, where in levelgen.key_sites():
+        names = _numeric(table)
+        for i, name in enumerate(names):
+            group = tuple(names[max(0, i - 1):i + 2])
+            for bound in ("lo", "hi"):
+                out.append(pytest.param(kind, where, (name,), bound, False, id=f"{kind}:{prefix}.{name}={bound}"))
+                out.append(pytest.param(kind, where, (name,), bound, True,
+                                        id=f"{kind}:{prefix}.{name}={bound},flipped"))
+                if len(group) > 1:
+                    out.append(pytest.param(kind, where, group, bound, True,
+                                            id=f"{kind}:{prefix}.{name}+neighbours={bound},flipped"))
+    return out
+
+
+def hand(scene: Scene, f: int) -> None:
+    """A scripted hand: grab the middle, drag across, let go, click twice, leave."""
+    w, h = scene.width, scene.height
+    if f == 0:
+        scene.pointer_move(w / 2, h / 3)
+    elif f == 5:
+        scene.pointer_down(w / 2, h / 3)
+    elif 5 < f < 60:
+        u = (f - 5) / 55
+        scene.pointer_move(w * (0.5 - 0.4 * u), h * (1 / 3 + 0.5 * u))
+    elif f == 60:
+        scene.pointer_up(w * 0.1, h * 0.83)
+    elif f in (80, 140):
+        scene.pointer_down(w * 0.7, h * 0.5)
+    elif f in (81, 141):
+        scene.pointer_up(w * 0.7, h * 0.5)
+    elif f == 150:
+        scene.pointer_leave()
+
+
+def steps_for(lv) -> int:
+    work = 0
+    for cfg in lv.layers:
+        passes = max([cfg.get("passes", 1)] + [r.get("passes", 1) for r in cfg.get("rope", [])])
+        work += kinds.KINDS[cfg["kind"]].points(cfg, *SIZE) * max(1, passes)
+    return max(MIN_STEPS, min(STEPS, WORK // max(1, work)))
+
+
+def finite(scene: Scene) -> list[str]:
+    bad = []
+    for ent, comps in scene.arrays().items():
+        for cname, fields in comps.items():
+            for fname, a in fields.items():
+                if a.dtype.kind == "f" and not np.isfinite(a).all():
+                    bad.append(f"{cname}.{fname}")
+    return bad
+
+
+@pytest.mark.parametrize("kind,where,names,bound,flipped", cases())
+def test_every_numeric_key_at_its_bounds_runs_and_draws_finitely(kind, where, names, bound, flipped, tmp_path,
+                                                                 gl_window):
+    doc = levelgen.doc_for(kind, where)
+    if flipped:
+        for (in_, name), v in _bools(kind, where).items():
+            (doc if in_ == "top" else doc["layer"][0])[name] = v
+    table = levelgen.at(doc, where)
+    site = next(t for k, _p, t, w in levelgen.key_sites() if k == kind and w == where)
+    for name in names:
+        key = site.keys[name]
+        table[name] = key.lo if bound == "lo" else key.hi
+    path = tmp_path / "case.toml"
+    path.write_text(levelgen.dumps(doc), "utf-8")
+    try:
+        lv = level.load(path, SIZE)
+    except LevelError as e:
+        why = next((m for (k, n, b), m in CROSS_KEY.items() if k == kind and n in names and b == bound), None)
+        if len(names) > 1 and SCENE_CAP in str(e):
+            why = SCENE_CAP
+        assert why is not None and why in str(e), f"the declared range is refused: {e}"
+        return
+    scene = Scene(lv, SIZE, seed=1)
+    off = Offscreen(gl_window.ctx, SIZE)
+    try:
+        n = steps_for(lv)
+        for f in range(n):
+            hand(scene, f)
+            scene.step(1)
+            if f == n - 1 or (f == 0 and n == STEPS):   # drawn after the first step and the last
+                off.render(scene)
+                assert not finite(scene), f"non-finite after {f + 1} steps: {finite(scene)}"
+        assert scene.point_count == sum(p.n for _, p in scene.find(Points))
+    finally:
+        off.release()
+        scene.close()
