@@ -33,8 +33,14 @@ HEADER = """# python -m ropework levels/NAME.toml      (a header a person wrote,
 
 
 def copy_level(tmp_path, name: str, header: str = "") -> os.PathLike:
+    """The shipped level ``name`` (with ``header`` before it) in ``tmp_path``, beside copies of the
+    pictures and models the shipped levels name from their folder."""
+    text = (LEVELS / name).read_text("utf-8")
+    for asset in LEVELS.iterdir():
+        if asset.suffix in (".png", ".glb") and f'"{asset.name}"' in text:
+            (tmp_path / asset.name).write_bytes(asset.read_bytes())
     path = tmp_path / name
-    path.write_text(header + (LEVELS / name).read_text("utf-8"), "utf-8")
+    path.write_text(header + text, "utf-8")
     return path
 
 
@@ -211,6 +217,8 @@ def _other(k, current):
         return "x" if current != "x" else "y"
     if k.type == "int":
         return current + 1 if current + 1 <= k.hi else current - 1
+    if k.name == "near":                 # the camera checks far > near: a nearer clip, not 37 % of the range
+        return current / 2
     v = round(k.lo + (k.hi - k.lo) * 0.37, 4)
     return v if v != current else round(k.lo + (k.hi - k.lo) * 0.61, 4)
 
