@@ -288,12 +288,18 @@ class DotsGL:
         self.look_geometry.render(p, instances=self.count)
 
 
+MAX_CACHE_PIXELS = 3840 * 2160   # viewport pixels a sleeping grid's cached image may have (8 B each: ~66 MB);
+                                 # an 8192² viewport would hold 512 MB of half-float pixels for it
+
+
 def cache_pays(n: int, diameter: float, viewport) -> bool:
     """Whether compositing a cached full-viewport image costs less than drawing the dots:
     when their quads cover more pixels than the viewport has (each quad is diameter + 2 px
     a side). A sparse grid (the seed's page: 390 dots, 2 % of a 1280×720 viewport) draws
-    faster than one full-screen blit; a dense one (100,000 dots, ~5× overdraw) far slower."""
-    return n * (diameter + 2.0) ** 2 > viewport[2] * viewport[3]
+    faster than one full-screen blit; a dense one (100,000 dots, ~5× overdraw) far slower.
+    Never past MAX_CACHE_PIXELS: memory stays bounded by what the scene shows."""
+    pixels = viewport[2] * viewport[3]
+    return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
 def intro_running(look: DotLook | None, clock: float) -> bool:
