@@ -417,7 +417,8 @@ def probe_studio(frames: int = STUDIO_FRAMES) -> dict:
     out = {}
     for name in ("rope", "tendrils"):
         ctl = Controller(Scene.load(name, size=SIZE))
-        win = PlayWindow(ctl)
+        win = PlayWindow(SIZE, ctl.title)
+        win.start(ctl)
         win.set_vsync(False)              # a swap must not wait for a refresh the measurement is not about
         ctx = win.ctx
         off = Offscreen(ctx, SIZE)        # the frame the rest of this benchmark draws into
