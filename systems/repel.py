@@ -46,6 +46,7 @@ import math
 from functools import lru_cache
 
 import esper
+import numba
 import numpy as np
 
 from ropework.components.dots import DotColours, DotGrid, DotSleep, Jelly, Repulsion, Shockwaves, TravellingRings
@@ -54,6 +55,36 @@ from ropework.systems.services.kernels import kernel
 
 REST_OFFSET = 1e-3   # px from its target under which a slow dot counts as calm: a thousandth of a pixel
 REST_SPEED = 1e-2    # px/s under which a dot that close counts as still
+
+
+@numba.njit(inline="always")
+def pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share, speed_factor, colour_share):
+    """(push x, push y, colour force) of the pointer on the dot at (ox, oy): the static push within
+    ``proximity`` and, on a swipe, the wider one within ``far``. Direction from a source at the
+    dot's own position is +x (the seed's atan2(0, 0) = 0). Shared by the seed and jelly kernels."""
+    tx = 0.0
+    ty = 0.0
+    force = 0.0
+    dx = ox - px
+    dy = oy - py
+    d2 = dx * dx + dy * dy
+    if d2 < reach2:
+        d = math.sqrt(d2)
+        ux, uy = 1.0, 0.0
+        if d > 0.0:
+            ux = dx / d
+            uy = dy / d
+        if d < proximity:
+            f = 1.0 - d / proximity
+            tx += ux * max_push * f
+            ty += uy * max_push * f
+            force = max(force, f)
+        if swipe and d < far:
+            f = (1.0 - d / far) * speed_factor
+            tx += ux * max_push * share * f
+            ty += uy * max_push * share * f
+            force = max(force, f * colour_share)
+    return tx, ty, force
 
 
 @kernel()
@@ -88,28 +119,8 @@ def repel(origin, offset, velocity, colour,
     for i in range(n):
         ox = origin[i, 0]
         oy = origin[i, 1]
-        tx = 0.0
-        ty = 0.0
-        force = 0.0
-        dx = ox - px
-        dy = oy - py
-        d2 = dx * dx + dy * dy
-        if d2 < reach2:
-            d = math.sqrt(d2)
-            ux, uy = 1.0, 0.0
-            if d > 0.0:
-                ux = dx / d
-                uy = dy / d
-            if d < proximity:
-                f = 1.0 - d / proximity
-                tx += ux * max_push * f
-                ty += uy * max_push * f
-                force = max(force, f)
-            if swipe and d < far:
-                f = (1.0 - d / far) * speed_factor
-                tx += ux * max_push * share * f
-                ty += uy * max_push * share * f
-                force = max(force, f * colour_share)
+        tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
+                                     speed_factor, colour_share)
         for r in range(k):
             dx = ox - live[r, 0]
             dy = oy - live[r, 1]
@@ -227,28 +238,8 @@ def repel_jelly(origin, offset, velocity, colour, scratch,
     for i in range(n):
         ox = origin[i, 0]
         oy = origin[i, 1]
-        tx = 0.0
-        ty = 0.0
-        force = 0.0
-        dx = ox - px
-        dy = oy - py
-        d2 = dx * dx + dy * dy
-        if d2 < reach2:
-            d = math.sqrt(d2)
-            ux, uy = 1.0, 0.0
-            if d > 0.0:
-                ux = dx / d
-                uy = dy / d
-            if d < proximity:
-                f = 1.0 - d / proximity
-                tx += ux * max_push * f
-                ty += uy * max_push * f
-                force = max(force, f)
-            if swipe and d < far:
-                f = (1.0 - d / far) * speed_factor
-                tx += ux * max_push * share * f
-                ty += uy * max_push * share * f
-                force = max(force, f * colour_share)
+        tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
+                                     speed_factor, colour_share)
         for r in range(k):
             dx = ox - live[r, 0]
             dy = oy - live[r, 1]
