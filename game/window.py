@@ -131,7 +131,12 @@ class PlayWindow(arcade.Window):
     scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
 
     def __init__(self, size: tuple[int, int], title: str):
-        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True)
+        # No multisampled window framebuffer (arcade's default is 4× MSAA): every draw already
+        # anti-aliases its own edges (coverage in the shaders, the lanyard's 2×2 supersampled
+        # layer), as the off-screen --record path always did. On llvmpipe the 4 samples a pixel
+        # and their resolve at every swap cost more than the scene: 43 → 8 ms of CPU a frame for
+        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab, issue 15).
+        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True, antialiasing=False)
         self.overlay = Overlay()
         self._cursor = ""                          # the cursor name shown; "" until the first sync
         self._cursors: dict = {}                   # pyglet cursors made so far, by name (made once each)
