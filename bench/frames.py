@@ -759,7 +759,7 @@ def window_run(args) -> dict:
                             print(f"  {name} {mode} {who}: overlay {row['fps_overlay_median']:.1f} FPS, outside "
                                   f"{row['fps_outside']:.1f} FPS (median gap {row['fps_median_gap']:.1f}), game CPU "
                                   f"{row['cpu_ms_per_frame']:.1f} ms/frame, Xvfb "
-                                  f"{row['xvfb_cpu_ms_per_frame'] or float('nan'):.1f} ms/frame, load "
+                                  f"{float('nan') if row['xvfb_cpu_ms_per_frame'] is None else row['xvfb_cpu_ms_per_frame']:.1f} ms/frame, load "
                                   f"{row['load'][0]:.2f}", file=sys.stderr, flush=True)
     finally:
         xvfb.close()
@@ -841,7 +841,8 @@ def window_markdown(rep: dict) -> str:
     out = [f"Machine: {rep['machine']}.  ",
            f"Run: `python -m bench.frames{''.join(' ' + a for a in rep['argv'])}` on {rep['date']}, "
            f"{rep['seconds']:.0f} s; 1-minute load average {load[0]:.2f} before it, {rep['load_end'][0]:.2f} after"
-           + (" — **the machine was busy: these figures are pessimistic**" if load[0] > 1.5 else "") + ".  ",
+           + (" — **the machine was busy (load > 1.5 during the run): these figures are pessimistic**"
+              if max([load[0], rep["load_end"][0]] + [r["load"][0] for r in rows]) > 1.5 else "") + ".  ",
            f"Each scene is the game itself (`python -m ropework LEVEL --size {SIZE[0]}x{SIZE[1]}`'s `play()`, "
            f"pyglet's event loop and pacing, the F overlay on) on Xvfb with llvmpipe, its gallery script played "
            f"in real time through the window's pointer handlers; {rep['warmup']:g} s untimed, then "
@@ -849,21 +850,41 @@ def window_markdown(rep: dict) -> str:
            "*outside*: buffer swaps counted per second of wall time; CPU per frame: utime + stime of the game "
            "process (every thread: Python, numba, llvmpipe) and of the Xvfb process over the timed seconds "
            "(/proc/PID/stat), divided by the frames. *loaded*: a process spinning on the last core meanwhile.", ""]
-    out += ["| scene | mode | run | FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame "
-            "| Xvfb CPU ms/frame | load |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    ab = len(whos) > 1
+    if ab:
+        other = next(r["python"] for r in rows if r["who"] == "ab")
+        out += [f"A/B: every probe alternated with `{other}` (another checkout, *before*), one after the other, "
+                "so both see the same load; *after* is this checkout.", ""]
+    head = ("| scene | mode | FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame | Xvfb CPU ms/frame "
+            "| load |")
+    if ab:
+        head = head.replace("| FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame |",
+                            "| FPS, overlay (before → after) | FPS, outside | frame ms, 90th pct | game CPU ms/frame "
+                            "(before → after) | CPU ratio |")
+    out += [head, "|---|---|" + "---:|" * (head.count("|") - 3)]
+
+    def med(rs, k):
+        vals = [r[k] for r in rs if r[k] is not None]
+        return statistics.median(vals) if vals else float("nan")
     for name in names:
         for mode in modes:
-            for who in whos:
-                rs = [r for r in rows if r["name"] == name and r["mode"] == mode and r["who"] == who]
-                if not rs:
-                    continue
-                med = lambda k: statistics.median(r[k] for r in rs if r[k] is not None) if any(
-                    r[k] is not None for r in rs) else float("nan")
-                label = {"100k": "100,000-point rope scene"}.get(name, name)
-                run = "this checkout" if who == "this" else f"`{rs[0]['python']}`"
-                out.append(f"| {label} | {mode} | {run} | {med('fps_overlay_median'):.1f} | {med('fps_outside'):.1f} "
-                           f"| {med('p90_frame_ms'):.1f} | {med('cpu_ms_per_frame'):.1f} "
-                           f"| {med('xvfb_cpu_ms_per_frame'):.1f} | {statistics.median(r['load'][0] for r in rs):.2f} |")
+            got = {w: [r for r in rows if r["name"] == name and r["mode"] == mode and r["who"] == w] for w in whos}
+            if not all(got.values()):
+                continue
+            label = {"100k": "100,000-point rope scene"}.get(name, name)
+            a = got["this"]
+            load_ = statistics.median(r["load"][0] for rs in got.values() for r in rs)
+            if ab:
+                b = got["ab"]
+                out.append(f"| {label} | {mode} | {med(b, 'fps_overlay_median'):.1f} → **{med(a, 'fps_overlay_median'):.1f}** "
+                           f"| {med(a, 'fps_outside'):.1f} | {med(a, 'p90_frame_ms'):.1f} "
+                           f"| {med(b, 'cpu_ms_per_frame'):.1f} → **{med(a, 'cpu_ms_per_frame'):.1f}** "
+                           f"| {med(a, 'cpu_ms_per_frame') / med(b, 'cpu_ms_per_frame'):.2f} "
+                           f"| {med(a, 'xvfb_cpu_ms_per_frame'):.1f} | {load_:.2f} |")
+            else:
+                out.append(f"| {label} | {mode} | {med(a, 'fps_overlay_median'):.1f} | {med(a, 'fps_outside'):.1f} "
+                           f"| {med(a, 'p90_frame_ms'):.1f} | {med(a, 'cpu_ms_per_frame'):.1f} "
+                           f"| {med(a, 'xvfb_cpu_ms_per_frame'):.1f} | {load_:.2f} |")
     return "\n".join(out) + "\n"
 
 
