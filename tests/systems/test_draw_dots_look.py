@@ -80,6 +80,16 @@ def test_the_intro_pops_the_grid_in_from_the_centre(scenes, gl_window, tmp_path)
     assert img[25, 25].max() > 200
 
 
+def test_a_resize_does_not_replay_the_intro(scenes, gl_window, tmp_path):
+    scene = scenes(dot_level(tmp_path, gap=50, dot_size=8, intro=1.0), size=(380, 280))
+    scene.step(90)                                               # the intro is over
+    scene.resize(*SIZE)                                          # re-laid: the clock starts again at 0
+    img = render(scene, gl_window)
+    assert img[25, 25].max() > 200 and img[125, 175].max() > 200
+    scene.reset()                                                # a reset is a load: it pops in again
+    assert render(scene, gl_window).max() < 60
+
+
 def test_no_intro_under_reduced_motion(scenes, gl_window, tmp_path):
     scene = scenes(dot_level(tmp_path, gap=50, dot_size=8, intro=1.0), size=SIZE, reduced_motion=True)
     assert render(scene, gl_window)[25, 25].max() > 200
