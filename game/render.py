@@ -64,7 +64,7 @@ class Offscreen:
         """(top, rows) of each band, top first, each drawn before it is yielded."""
         w, h = self.size
         for top in range(0, h, self.rows):
-            if self._band != top:
+            if self._band != top and self.rows < h:      # one band: whatever was drawn into it is the picture
                 self._draw(top)
             yield top, min(self.rows, h - top)
 
