@@ -20,10 +20,11 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-# Points: a body splits its step across threads only from this size up. bench/threads.py
-# measures one thread against two, other core idle and busy; 2026-12-01 on this 2-core
-# machine: W4 (100,000 points) gained little when idle and lost when the other core was
-# busy, W5 (1,000,000) gained; so the line sits well above W4 and every shipped level.
+# Points: a body splits its step across threads only from this size up. `python -m bench.threads`
+# times one thread against two; 2026-12-01 on this 2-core KVM guest (load 1-5): a forced split
+# costs W1 (69 points) 1.5-1.9x, W4 (100,000) came out 0.58-1.14x (no steady gain), W5
+# (1,000,000) 0.96-1.06x with the other core idle and 0.77-0.84x with it busy. So the line sits
+# above W4 and every shipped level: only a body that large can pay for a thread hand-off.
 PARALLEL_POINTS = 250_000
 PIECE_POINTS = 65_536   # points per piece: small enough that a descheduled thread holds little back, large enough that the ~10 µs call per piece is lost in it
 MAX_THREADS = 2         # threads that share a step (this one included): the machine's two cores
