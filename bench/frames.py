@@ -410,7 +410,8 @@ def studio_in_child(levels: str = "all") -> dict | None:
 
 def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
     """Milliseconds the studio's panel adds to a frame (median), per level and case: closed; open
-    and idle; open while the pointer drags the open layer's first slider (STUDIO_DRAG_EVENTS
+    and idle; open while the pointer drags a live key's slider (passes, else the open layer's
+    first live key: a key that rebuilds would time the layer's spawn, not the panel; STUDIO_DRAG_EVENTS
     drag events a frame, through the window's own handlers, as a mouse would). What is timed is
     what the panel does in a frame: the events, arcade.gui's per-frame update, the studio's
     update and draw, then `ctx.finish()`. Closed and open alternate in blocks (closed, open,
@@ -466,8 +467,10 @@ def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
         ctl.toggle_studio()
         timed(4)
         view = win.studio.view
-        slider = next((wd for k, wd in view._widgets.items()
-                       if isinstance(k, tuple) and k[0] == "slider" and k[2] != "z"), None)
+        sliders = [(k, wd) for k, wd in view._widgets.items() if isinstance(k, tuple) and k[0] == "slider"]
+        live = [(k, wd) for k, wd in sliders if ctl.studio.key(k[1], k[2]).live is not None and k[2] != "z"]
+        # the slider a player drags to feel a key: passes where there is one, else the first live key's
+        slider = next((wd for k, wd in live if k[2] == "passes"), live[0][1] if live else None)
         dragging = []
         if slider is not None:
             x0, x1, y = slider.left + 10, slider.right - 10, slider.center_y

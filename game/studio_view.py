@@ -477,7 +477,9 @@ class StudioView:
                 elif kind == "entry" and not wd.active:
                     text = _show(key, value)
                     if wd.text != text:
+                        wd.layout.begin_update()  # the text's layout once, not for its removal and its insertion
                         wd.text = text
+                        wd.layout.end_update()
                 elif kind == "toggle":
                     text = "true" if value else "false"
                     if wd.text != text:
