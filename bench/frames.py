@@ -33,9 +33,9 @@ and textures, per simulated point, and the process's peak resident memory.
 
 The studio's panel (E, `--only studio`) is timed in a fresh process with a real window
 (it needs a display: Xvfb will do, on the same llvmpipe): what the panel adds to a frame
-at 1280×720 — its update and draw, then `ctx.finish()` — closed, open and idle, and open
-while a value changes every frame (a slider being dragged), with the rope and the
-tendrils levels (the longest panel).
+at 1280×720 — the pointer events it handles, arcade.gui's update, its update and draw,
+then `ctx.finish()` — closed, open and idle, and open while the pointer drags a slider,
+on every shipped level (`--probe-studio rope,tendrils` for some).
 
 The real window (`--window`) is what a player sees: each scene in a fresh process running
 `ropework.cli.main([LEVEL, "--size", "1280x720"])` — `play()`, `PlayWindow`, `arcade.run()`,
@@ -411,44 +411,51 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         log(f"memory: {rep['memory']}")
 
 
-STUDIO_FRAMES = 120   # frames timed per case of the studio probe, after as many warm-up frames
+STUDIO_FRAMES = 60    # frames timed per case of the studio probe, after as many warm-up frames
+STUDIO_DRAG_EVENTS = 3  # pointer-drag events a frame while the probe drags a slider (a mouse sends several)
 
 
-def studio_in_child() -> dict | None:
+def studio_in_child(levels: str = "all") -> dict | None:
     """`probe_studio` in a process of its own with a real window; None without a display."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return None
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-    out = subprocess.run([sys.executable, "-m", "bench.frames", "--probe-studio"], cwd=ROOT, check=True,
+    out = subprocess.run([sys.executable, "-m", "bench.frames", "--probe-studio", levels], cwd=ROOT, check=True,
                          capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def probe_studio(frames: int = STUDIO_FRAMES) -> dict:
-    """Milliseconds the studio's panel adds to a frame (median), per level and case."""
+def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
+    """Milliseconds the studio's panel adds to a frame (median), per level and case: closed; open
+    and idle; open while the pointer drags a live key's slider (passes, else the open layer's
+    first live key: a key that rebuilds would time the layer's spawn, not the panel; STUDIO_DRAG_EVENTS
+    drag events a frame, through the window's own handlers, as a mouse would). What is timed is
+    what the panel does in a frame: the events, arcade.gui's per-frame update, the studio's
+    update and draw, then `ctx.finish()`. Closed and open alternate in blocks (closed, open,
+    closed, open), so a change in the machine's load falls on both. ``levels``: "all" (every
+    shipped level) or stems separated by commas."""
     import pyglet
+    from ropework import level as levelmod
     from ropework.controller import Controller
     from ropework.render import Offscreen
     from ropework.scene import Scene
     from ropework.window import PlayWindow
+    names = [p.stem for p in levelmod.shipped()] if levels == "all" else levels.split(",")
     out = {}
-    for name in ("rope", "tendrils"):
+    for name in names:
         ctl = Controller(Scene.load(name, size=SIZE))
         win = PlayWindow(SIZE, ctl.title)
         win.start(ctl)
         win.set_vsync(False)              # a swap must not wait for a refresh the measurement is not about
         ctx = win.ctx
         off = Offscreen(ctx, SIZE)        # the frame the rest of this benchmark draws into
-
         scene_times = []
 
-        def timed(change=None):
+        def timed(n, events=None):
             times = []
-            for i in range(2 * frames):
+            for i in range(n):
                 pyglet.app.platform_event_loop.dispatch_posted_events()
                 win.dispatch_events()
-                if change is not None:
-                    change(i)
                 ctl.scene.step(1)
                 ctx.finish()
                 t0 = time.perf_counter()
@@ -457,19 +464,47 @@ def probe_studio(frames: int = STUDIO_FRAMES) -> dict:
                 scene_times.append(time.perf_counter() - t0)
                 with off.fbo.activate():
                     t0 = time.perf_counter()
+                    if events is not None:
+                        events(i)
+                    view = win.studio.view
+                    if view is not None and view.enabled:
+                        view.ui.on_update(1 / 60)   # arcade.gui's per-frame update (a field's caret)
                     win.studio.update()
                     win.studio.draw()
                     ctx.finish()
                     times.append(time.perf_counter() - t0)
                 win.flip()
-            return 1000 * statistics.median(times[frames:])
-        closed = timed()
+            return times[n // 2:]
+        closed, idle = [], []
+        for block in range(2):
+            closed += timed(frames)
+            ctl.toggle_studio()
+            idle += timed(frames)
+            ctl.toggle_studio()
         ctl.toggle_studio()
-        idle = timed()
-        key = "passes" if name == "rope" else "gravity"
-        start = ctl.studio.value((0,), key)
-        dragging = timed(lambda i: ctl.studio.set((0,), key, start + (i % 10) - (0 if name == "rope" else 5)))
-        out[name] = {"closed_ms": closed, "open_ms": idle, "dragging_ms": dragging,
+        timed(4)
+        view = win.studio.view
+        sliders = [(k, wd) for k, wd in view._widgets.items() if isinstance(k, tuple) and k[0] == "slider"]
+        live = [(k, wd) for k, wd in sliders if ctl.studio.key(k[1], k[2]).live is not None and k[2] != "z"]
+        # the slider a player drags to feel a key: passes where there is one, else the first live key's
+        slider = next((wd for k, wd in live if k[2] == "passes"), live[0][1] if live else None)
+        dragging = []
+        if slider is not None:
+            x0, x1, y = slider.left + 10, slider.right - 10, slider.center_y
+
+            def send(*event):             # to the window's handlers now (pyglet would queue it for the next frame)
+                pyglet.event.EventDispatcher.dispatch_event(win, *event)
+            send("on_mouse_press", slider.center_x, y, 1, 0)
+
+            def drag(i):
+                for k in range(STUDIO_DRAG_EVENTS):
+                    t = ((i * STUDIO_DRAG_EVENTS + k) % 40) / 20
+                    x = x0 + (x1 - x0) * (t if t <= 1 else 2 - t)
+                    send("on_mouse_drag", x, y, 1, 0, 1, 0)
+            dragging = timed(2 * frames, drag)
+            send("on_mouse_release", x0, y, 1, 0)
+        out[name] = {"closed_ms": 1000 * statistics.median(closed), "open_ms": 1000 * statistics.median(idle),
+                     "dragging_ms": 1000 * statistics.median(dragging) if dragging else None,
                      "scene_draw_ms": 1000 * statistics.median(scene_times)}
         win.close()
         ctl.close()
@@ -961,12 +996,13 @@ def markdown(rep: dict) -> str:
             out.append(f"| {k} | {n:,} | {calls} |")
     if rep.get("studio"):
         out += ["", f"### The studio's panel (E) at {SIZE[0]}×{SIZE[1]} (a real window on the same llvmpipe)", "",
-                "Milliseconds the panel adds to a frame (its update and draw, then `ctx.finish()`; median of "
-                f"{STUDIO_FRAMES} frames; target ≤ 2 ms open, nothing closed):", "",
-                "| level | closed | open, idle | open, a value changing every frame | the scene's own draw, same run |",
+                "Milliseconds the panel adds to a frame (its events, update and draw, then `ctx.finish()`; "
+                f"median of {STUDIO_FRAMES} frames; target ≤ 2 ms open, nothing closed):", "",
+                "| level | closed | open, idle | open, a slider dragged | the scene's own draw, same run |",
                 "|---|---|---|---|---|"]
         for name, m in rep["studio"].items():
-            out.append(f"| {name} | {m['closed_ms']:.3f} | {m['open_ms']:.3f} | {m['dragging_ms']:.3f} | "
+            drag = "no slider" if m["dragging_ms"] is None else f"{m['dragging_ms']:.3f}"
+            out.append(f"| {name} | {m['closed_ms']:.3f} | {m['open_ms']:.3f} | {drag} | "
                        f"{m['scene_draw_ms']:.3f} |")
     if rep.get("memory"):
         m = rep["memory"]
@@ -1013,7 +1049,7 @@ def main(argv=None) -> int:
     ap.add_argument("--png", type=Path, help="save the 100,000-point scene's last frame here, to look at")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the tables into DOC between the frames markers")
     ap.add_argument("--probe-memory", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--probe-studio", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--probe-studio", nargs="?", const="all", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="JSON", type=Path, help="no measuring: the tables from a --json file")
     ap.add_argument("--window", action="store_true", help="the real window instead: every scene played on Xvfb "
                     "(started here unless --display names one), F overlay and outside figures, CPU per frame")
@@ -1041,7 +1077,7 @@ def main(argv=None) -> int:
         print(json.dumps(probe_memory()))
         return 0
     if args.probe_studio:
-        print(json.dumps(probe_studio()))
+        print(json.dumps(probe_studio(args.probe_studio)))
         return 0
     args.argv, skip = [], False   # the run line shows what shapes the figures, not where files went
     for a in sys.argv[1:] if argv is None else argv:

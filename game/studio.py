@@ -256,7 +256,8 @@ class Studio:
         self.scene = scene
         self.path = Path(scene.level.path)
         self.doc = read_document(self.path)
-        self.saved_text = self.doc.as_string()
+        self._text = self.doc.as_string()
+        self.saved_text = self._text
         self._saved = tomlkit.parse(self.saved_text)
         self.level = scene.level
 
@@ -273,7 +274,9 @@ class Studio:
     # ── reading ──────────────────────────────────────────────────────────────
     @property
     def text(self) -> str:
-        return self.doc.as_string()
+        """The document as the file would hold it (kept beside the document: every change goes
+        through `_edit` or `_restore`, so a drag's frame serialises the document once, not thrice)."""
+        return self._text
 
     @property
     def dirty(self) -> bool:
@@ -351,7 +354,7 @@ class Studio:
             self.doc = tomlkit.parse(before)
             self.error = f"{self.path}: {label}: {type(e).__name__}: {e}".splitlines()[0]
             return False
-        after = self.text
+        after = self.doc.as_string()
         if after == before:
             self.error = ""
             return True
@@ -362,6 +365,7 @@ class Studio:
             self.error = str(e)
             return False
         self.error = ""
+        self._text = after
         self._adopt(lv)
         if merge is not None and merge == self._merge_open and self.history:
             self.history[-1].after = after
@@ -419,6 +423,7 @@ class Studio:
 
     def _restore(self, text: str) -> None:
         self.doc = tomlkit.parse(text)
+        self._text = text
         self._merge_open = None
         self.error = ""
         self._adopt(level.build(self.data(), self.path, (self.scene.width, self.scene.height)))

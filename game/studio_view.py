@@ -148,6 +148,14 @@ class StudioView:
         gui = arcade.gui
         self.window, self.ctl = window, ctl
         self.ui = gui.UIManager(window)
+
+        def on_update(dt):
+            """arcade.gui sends every frame's update to every widget; of the panel's, only a text
+            field being typed in uses it (its caret blinks), so only that one gets it."""
+            for wd in self._fields:
+                if wd.active:
+                    wd.on_update(dt)
+        self.ui.on_update = on_update             # what ui.enable() hands the window
         self.selected = 0
         self.scroll = 0
         self.focus: tuple | None = None       # (where, name) of the last slider touched: arrow keys nudge it
@@ -155,15 +163,19 @@ class StudioView:
         self._rev = None
         self._shape = None
         self._widgets: dict[tuple, object] = {}
+        self._fields: list = []               # the panel's text fields (UIInputText)
+        self._sliders: list = []              # and its sliders
         self._syncing = False
         self._rows: list[Row] = []
         self.enabled = False
         self.path_entry = None
-        self.dirty = True                     # the widgets may look different: lay out and render before the blit
+        self.relayout = True                  # lay the widgets out again before the next render
+        self._pending = None                  # (where, name, value) a slider was dragged to this frame
         self._key = None
         self._touch = {name: self._touched for name in (
-            "on_mouse_motion", "on_mouse_press", "on_mouse_drag", "on_mouse_release", "on_mouse_scroll",
+            "on_mouse_press", "on_mouse_release", "on_mouse_scroll",
             "on_key_press", "on_key_release", "on_text", "on_text_motion", "on_text_motion_select")}
+        self._touch["on_mouse_drag"] = self._dragged
 
     # ── shown or not ─────────────────────────────────────────────────────────
     def enable(self) -> None:
@@ -172,7 +184,7 @@ class StudioView:
             self.ui.enable()
             self.window.push_handlers(**self._touch)   # above the UI's own: sees every event first
             self._rev = self._shape = self._key = None
-            self.dirty = True
+            self.relayout = True
 
     def disable(self) -> None:
         if self.enabled:
@@ -181,8 +193,20 @@ class StudioView:
             self.ui.disable()
 
     def _touched(self, *args, **kwargs):
-        """Any input while the panel is open may change how a widget looks (hover, press, a caret)."""
-        self.dirty = True
+        """A press, a release, a key or text may open a drop-down or change a button's text: lay the
+        panel out again. (Hover, a slider's drag and a caret only repaint their own widget, which
+        arcade.gui tracks by itself; pointer motion never costs a layout.)"""
+        self.relayout = True
+
+    def _dragged(self, x, y, dx, dy, buttons, modifiers):
+        """While a slider is held, a drag goes to it alone (arcade.gui would offer each of the
+        several a frame to every widget of the panel, none of which wants it)."""
+        held = next((s for s in self._sliders if s.pressed), None)
+        if held is None:
+            return None
+        x_, y_ = self.ui.adjust_mouse_coordinates(x, y)
+        held.dispatch_event("on_event", gui.UIMouseDragEvent(self.ui, round(x_), round(y_), dx, dy, buttons, modifiers))
+        return True
 
     @property
     def studio(self):
@@ -202,12 +226,12 @@ class StudioView:
         st = self.studio
         if st is None:
             return
+        self.flush()
         key = (st.revision, st.error, self.window.width, self.window.height, self.selected, self.scroll,
                self.ctl.save_prompt, id(st), self.hint)
         if key == self._key:
             return                                # an idle frame: nothing to look at again
         self._key = key
-        self.dirty = True
         self.selected = min(self.selected, len(st.layers()) - 1)
         shape = (self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt,
                  tuple((c["name"], c["kind"], c["z"], *(len(c.get(a) or []) for a in st.schema((i,)).arrays))
@@ -221,43 +245,72 @@ class StudioView:
             self._sync()
         self._status()
 
+    def flush(self) -> None:
+        """Apply the value a slider was dragged to, if one waits (once a frame, and before a
+        release, a key or a save, so they see it)."""
+        if self._pending is not None:
+            where, name, value = self._pending
+            self._pending = None
+            self._set(where, name, value)
+
     def draw(self) -> None:
-        """Lay out and render the widgets when something may have changed (else the last picture
-        stands), then copy the panel onto the frame. A text field being typed into renders every
-        frame: its caret blinks."""
+        """Lay the widgets out when something may have moved them, render the ones that asked
+        to (arcade.gui's own dirty flags: a hovered button, a dragged slider, a field's caret),
+        then copy the panel onto the frame. An idle open panel costs the copy alone."""
         if not self.enabled:
             return
-        if self.dirty or self.typing:
-            self.dirty = False
-            self.ui.draw()
-            return
-        for layer in sorted(self.ui.children):       # the panel, and a drop-down's open list above it
-            if self.ui.children[layer]:
-                with self.ui.camera.activate(), self.window.ctx.enabled(self.window.ctx.BLEND):
-                    self.ui._get_surface(layer).draw()
+        ui, ctx = self.ui, self.window.ctx
+        if self.relayout:
+            self.relayout = False
+            ui.execute_layout()
+        if self._wants_render():
+            with ctx.enabled(ctx.BLEND), ui._render_to_surface_camera.activate():
+                ui._do_render()                   # renders only the widgets that asked (all, if the manager did)
+        ui._get_surface(ui.DEFAULT_LAYER).draw()  # the panel: a copy of its column (`_install_blit`)
+        above = [layer for layer in sorted(ui.children) if layer != ui.DEFAULT_LAYER and ui.children[layer]]
+        if above:                                 # a drop-down's open list, blended over the panel
+            with ui.camera.activate(), ctx.enabled(ctx.BLEND):
+                for layer in above:
+                    ui._get_surface(layer).draw()
+
+    def _wants_render(self) -> bool:
+        """Whether arcade.gui would render anything this frame: the manager or a widget asked."""
+        if self.ui._requires_render:
+            return True
+        stack = [w for layer in self.ui.children.values() for w in layer]
+        while stack:
+            w = stack.pop()
+            if w._requires_render:
+                return True
+            stack.extend(w.children)
+        return False
 
     def _install_blit(self) -> None:
         """arcade.gui keeps the panel in a window-sized texture and blends all of it over every
         frame — on llvmpipe several times the cost of a whole rope scene. The panel is opaque
-        and covers only its column, so its layer is copied instead: a blit of that column
-        (glBlitFramebuffer under a scissor), no blending, no texture fetch."""
+        and covers only its column, so its layer is copied instead: a blit of that column's
+        colour (glBlitFramebuffer), no blending, no texture fetch. Colour only: asking for the
+        depth buffer too (arcade's ``copy_framebuffer``) makes llvmpipe's blit 5-15 times
+        slower, and the panel has no depth to copy."""
         surface = self.ui._get_surface(self.ui.DEFAULT_LAYER)   # arcade.gui's own surface for the layer
         if getattr(surface, "_ropework_blit", False):
             return
         window = self.window
+        from pyglet import gl
 
         def blit(area=None):
-            ctx = window.ctx
-            dst = ctx.active_framebuffer
+            dst = window.ctx.active_framebuffer
             x = int((window.width - WIDTH) * window.get_pixel_ratio())
+            w, h = surface.fbo.size
             before = dst.scissor
-            dst.scissor = (x, 0, surface.fbo.width - x, surface.fbo.height)
-            ctx.copy_framebuffer(surface.fbo, dst)
-            dst.scissor = before
-            # copy_framebuffer leaves the UI surface bound for reading, which arcade does not track:
-            # bind the frame again for both, or the next screenshot would read the panel's texture
-            from pyglet import gl
+            dst.scissor = (x, 0, w - x, h)
+            gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, surface.fbo.glo)
+            gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst.glo)
+            gl.glBlitFramebuffer(x, 0, w, h, x, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+            # the blit leaves the UI surface bound for reading, which arcade does not track: bind
+            # the frame again for both, or the next screenshot would read the panel's texture
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst.glo)
+            dst.scissor = before
         surface.draw = blit
         surface._ropework_blit = True
 
@@ -293,13 +346,16 @@ class StudioView:
                                               .with_background(color=BACK))
         if self.ctl.save_prompt:
             self._label("save as:", x0, y + 4 * ROW, 70)
-            entry = gui.UIInputText(x=x0 + 72, y=y + 4 * ROW, width=w - 72 - 60, height=ROW - 4,
-                                    text=str(st.save_target().name), font_size=FONT).with_background(color=BACK)
+            entry = _opaque(gui.UIInputText(x=x0 + 72, y=y + 4 * ROW, width=w - 72 - 60, height=ROW - 4,
+                                            text=str(st.save_target().name), font_size=FONT))
             self.ui.add(entry)
             self._button("save", x0 + w - 56, y + 4 * ROW, 56, lambda: self.ctl.save_level(entry.text))
             entry.activate()
             self.path_entry = self._widgets["path"] = entry
+        self._fields = [wd for wd in self._widgets.values() if isinstance(wd, gui.UIInputText)]
+        self._sliders = [wd for wd in self._widgets.values() if isinstance(wd, gui.UISlider)]
         self._sync()
+        self.relayout = True
 
     def _row_title(self, row):
         self._widgets["title"] = self._label("", row.x, row.y, row.w, TEXT, bold=True)
@@ -387,7 +443,7 @@ class StudioView:
             self._entry(x, row.y, w, where, name, key)
 
     def _entry(self, x, y, w, where, name, key):
-        e = gui.UIInputText(x=x, y=y, width=w, height=ROW - 4, text="", font_size=FONT).with_background(color=BACK)
+        e = _opaque(gui.UIInputText(x=x, y=y, width=w, height=ROW - 4, text="", font_size=FONT))
         self.ui.add(e)
         e.on_change = lambda ev, where=where, name=name, key=key: self._typed(where, name, key, ev.new_value)
         self._widgets[("entry", where, name)] = e
@@ -396,19 +452,23 @@ class StudioView:
     def _sync(self) -> None:
         """Show the model's values in the widgets (a widget in use keeps what the user has in it)."""
         st = self.studio
+        keys: dict[tuple, dict] = {}              # each table's keys, looked up once a sync
         self._syncing = True
         try:
             for wkey, wd in self._widgets.items():
                 if not isinstance(wkey, tuple):
                     continue
                 kind, where, name = wkey
-                key, value = st.key(where, name), st.value(where, name)
+                if where not in keys:
+                    keys[where] = st.schema(where).keys
+                key, value = keys[where][name], st.value(where, name)
                 if kind == "label":
                     changed = st.changed(where, name)
                     text = f"{name} •" if changed else name
                     if wd.text != text:
                         wd.text = text
                         wd.update_font(font_color=MARK if changed else TEXT)
+                        self.relayout = True      # a label's text sets its least size
                 elif kind == "slider" and not wd.pressed:
                     lo, hi = wd.min_value, wd.max_value
                     v = min(max(value, lo), hi)
@@ -417,13 +477,17 @@ class StudioView:
                 elif kind == "entry" and not wd.active:
                     text = _show(key, value)
                     if wd.text != text:
+                        wd.layout.begin_update()  # the text's layout once, not for its removal and its insertion
                         wd.text = text
+                        wd.layout.end_update()
                 elif kind == "toggle":
                     text = "true" if value else "false"
                     if wd.text != text:
                         wd.text = text
+                        self.relayout = True      # a button centres its text
                 elif kind == "choice" and wd.value != value:
                     wd.value = value
+                    self.relayout = True
                 elif kind == "swatch" and tuple(wd.color) != _rgba(value):
                     wd.color = _rgba(value)           # (arcade.gui renders the whole panel for this one)
         finally:
@@ -433,14 +497,12 @@ class StudioView:
         st = self.studio
         title = f"studio · {st.path.name}" + ("  (unsaved)" if st.dirty else "") + \
             ("  (shipped: Ctrl+S saves a copy)" if st.shipped() else "")
-        if self._widgets["title"].text != title:
-            self._widgets["title"].text = title
         error = st.error
-        if self._widgets["error"].text != error:
-            self._widgets["error"].text = error
         hint = self.hint or "E closes · wheel scrolls · ← → nudge the last slider"
-        if self._widgets["hint"].text != hint:
-            self._widgets["hint"].text = hint
+        for name, text in (("title", title), ("error", error), ("hint", hint)):
+            if self._widgets[name].text != text:
+                self._widgets[name].text = text
+                self.relayout = True              # a label's text sets its least size
 
     # ── widgets → model ──────────────────────────────────────────────────────
     def _edit(self, fn, *args) -> None:
@@ -462,10 +524,14 @@ class StudioView:
             self._set(where, name, value)
 
     def _slid(self, where, name, key, event, lo, hi) -> None:
+        """A slider moved: its value waits for the frame's `update`, so a drag that sends several
+        pointer events a frame validates and applies the key once a frame, with the last value."""
         if self._syncing:
             return
+        if self._pending is not None and self._pending[:2] != (where, name):
+            self.flush()                          # another slider's value is waiting: it goes first
         self.focus = (where, name)
-        self._set(where, name, rounded(key, event.new_value, lo, hi))
+        self._pending = (where, name, rounded(key, event.new_value, lo, hi))
 
     def _typed(self, where, name, key, text: str) -> None:
         if self._syncing:
@@ -535,6 +601,7 @@ class WindowHooks:
         view = self._open()
         if view is None:
             return False
+        view.flush()
         if view.typing:          # keys are text for the field; Enter confirms a save-as path
             if symbol in (arcade.key.ENTER, arcade.key.NUM_ENTER) and self.ctl.save_prompt and view.path_entry:
                 self.ctl.save_level(view.path_entry.text)
@@ -553,6 +620,8 @@ class WindowHooks:
             return False
         if kind == "move":
             view.hover(x, y)
+        elif kind == "up":
+            view.flush()                         # a slider's drag ends with its last value, in the same undo step
         if view.over(x, y) and kind in ("down", "move"):
             return True
         return self.ctl.studio_pointer(kind, x, self.window.scene.height - y)
@@ -563,6 +632,15 @@ class WindowHooks:
             return False
         view.scroll_by(-int(math.copysign(1, dy)) * 3 if dy else 0)
         return True
+
+
+def _opaque(entry):
+    """A text field with the panel's backdrop. arcade.gui renders the whole panel again on each of a
+    field's keystrokes, caret blinks and focus changes, in case it is transparent; this one is
+    opaque, so it repaints only itself (its own pixels cover the old ones)."""
+    entry.with_background(color=BACK)
+    entry.trigger_full_render = entry.trigger_render
+    return entry
 
 
 def _rgba(colour) -> tuple:

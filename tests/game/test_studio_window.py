@@ -1,8 +1,9 @@
 """The studio in a real window, driven as a person would (Xvfb + xdotool; the harness of
 tests/game/test_real_window.py): open it with E, drag the rope level's passes slider, hold a
 rope and take its passes from 14 to 2 with the keyboard while holding it — it stretches —
-hang a rope by clicking the rail, undo that, save with Ctrl+S, and find the file changed in
-exactly the passes line, its comment intact."""
+hang a rope by clicking the rail, undo that, drag an anchor along the rail and undo that,
+save with Ctrl+S, and find the file changed in exactly the passes line, its comment intact;
+then save as a path typed into the panel's field (Ctrl+Shift+S, Enter)."""
 from __future__ import annotations
 
 import subprocess
@@ -22,6 +23,7 @@ MIDDLE = (0, 212, 255)       # the middle rope's colour (#00d4ff)
 NEW = (255, 102, 0)          # a new rope's default colour (#ff6600)
 NEAR = 40
 RAIL_X = 330                 # px: where the test hangs a rope (0.3 of the width)
+ANCHOR_X = 420               # px: where the test drags the middle rope's anchor (from 550, half the width)
 
 
 def lowest(img, colour, x0, x1) -> int | None:
@@ -126,6 +128,28 @@ def test_the_studio_in_a_real_window(display, tmp_path):
             return lowest(desk.screenshot(), NEW, RAIL_X - 6, RAIL_X + 6) is None
         poll(gone, 5, 0.2)
 
+        # press the middle rope's anchor on the rail and drag it left: the rope follows; one Ctrl+Z puts it back
+        desk.move(550, 6)
+        time.sleep(0.1)
+        desk.xdo("mousedown", 1)
+        desk.drag((550, 6), (ANCHOR_X, 6), steps=12)
+        desk.xdo("mouseup", 1)
+
+        def moved():
+            """the middle rope hanging from the dragged anchor"""
+            img = desk.screenshot()
+            return lowest(img, MIDDLE, ANCHOR_X - 20, ANCHOR_X + 20) is not None and \
+                lowest(img, MIDDLE, 530, 570) is None
+        poll(moved, 8, 0.2)
+        desk.move(300, 400)
+        desk.xdo("key", "ctrl+z")
+
+        def back():
+            """the middle rope back at its anchor"""
+            img = desk.screenshot()
+            return lowest(img, MIDDLE, 530, 570) is not None and lowest(img, MIDDLE, ANCHOR_X - 20, ANCHOR_X + 20) is None
+        poll(back, 8, 0.2)
+
         # Ctrl+S: the file changed in exactly the passes line, its comment kept
         desk.xdo("key", "ctrl+s")
 
@@ -157,12 +181,24 @@ def test_the_studio_in_a_real_window(display, tmp_path):
         assert (under_panel > 200).all(), f"the panel (or its texture) is in the screenshot: {under_panel}"
         assert lowest(img, MIDDLE, 500, 600) is not None, "the scene is in the screenshot"
 
+        # Ctrl+Shift+S: a path typed in the panel's field, Enter saves the level there
+        desk.move(300, 400)
+        desk.xdo("key", "ctrl+shift+s")
+        time.sleep(0.5)
+        for _ in range(len("rope.toml") + 2):             # the field holds the open file's name: clear it
+            desk.xdo("key", "BackSpace")
+        desk.xdo("type", "--delay", "30", "mine.toml")
+        desk.xdo("key", "Return")
+        copy = tmp_path / "mine.toml"
+        poll(copy.exists, 5, 0.2)
+        assert copy.read_text("utf-8") == level.read_text("utf-8")
+
         desk.xdo("key", "e")                              # closed again, then quit
         desk.xdo("windowfocus", desk.window)
         desk.xdo("key", "Escape")
         out, err = proc.communicate(timeout=20)
         assert proc.returncode == 0 and err == "", err
-        assert f"saved {level}" in out
+        assert f"saved {level}" in out and f"saved {tmp_path / 'mine.toml'}" in out, out
     finally:
         if proc.poll() is None:
             proc.kill()
