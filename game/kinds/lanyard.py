@@ -277,6 +277,14 @@ def check_png(cfg: dict, key: str, level: Path, key_path: str, what: str = "a PN
         cfg[key] = str(target)
         return target
     try:
+        st = target.stat()
+        stamp = (str(target), st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError as e:
+        fail(f"{raw!r}, which cannot be opened ({type(e).__name__})")
+    if stamp in _DECODED:                      # this very file decoded whole before: the studio validates per edit
+        cfg[key] = str(target)
+        return target
+    try:
         with Image.open(target) as im:
             fmt, size = im.format, im.size
     except Exception as e:  # noqa: BLE001  whatever a file makes Pillow raise is one line
@@ -292,8 +300,18 @@ def check_png(cfg: dict, key: str, level: Path, key_path: str, what: str = "a PN
             im.load()
     except Exception as e:  # noqa: BLE001  Pillow raises OSError, SyntaxError, ValueError, IndexError, zlib.error…
         fail(f"{raw!r}, which does not decode as a PNG ({type(e).__name__}: {str(e)[:80]})")
+    _DECODED[stamp] = None
+    while len(_DECODED) > MAX_DECODED:
+        del _DECODED[next(iter(_DECODED))]
     cfg[key] = str(target)
     return target
+
+
+# Card pictures that decoded whole, by (path, inode, size, mtime): a studio edit validates the
+# whole level, and decoding a badge's two PNGs was most of a slider drag's frame. Any change
+# to the file (a save, a copy over it) changes the stamp and decodes it again.
+_DECODED: dict[tuple, None] = {}
+MAX_DECODED = 64                  # stamps kept: oldest dropped first
 
 
 def check_model(cfg: dict, level: Path, key_path: str) -> None:

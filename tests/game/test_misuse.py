@@ -170,6 +170,27 @@ def test_broken_card_pngs_are_one_line_level_errors_at_load(tmp_path):
         assert len(msg.splitlines()) == 1, msg
 
 
+def test_a_card_png_is_decoded_once_until_the_file_changes(tmp_path, monkeypatch):
+    """The studio validates the level at every edit: a picture that decoded whole is not decoded
+    again — until the file is rewritten, when a broken one is refused as at first."""
+    from ropework.kinds import lanyard as lanyard_kind
+    bad = broken_pngs(tmp_path)
+    path = tmp_path / "card.toml"
+    card_level(path, "good.png")
+    loads = []
+    real = Image.Image.load
+    monkeypatch.setattr(Image.Image, "load", lambda self: (loads.append(1), real(self))[1])
+    level.load(path)
+    first = len(loads)
+    level.load(path)
+    level.load(path)
+    assert first > 0 and len(loads) == first
+    (tmp_path / "good.png").write_bytes((tmp_path / bad["truncated-idat"]).read_bytes())
+    with pytest.raises(LevelError, match="does not decode as a PNG"):
+        level.load(path)
+    assert len(lanyard_kind._DECODED) <= lanyard_kind.MAX_DECODED
+
+
 def test_broken_card_pngs_through_validate(tmp_path, capsys):
     from ropework.cli import validate
     paths = []
