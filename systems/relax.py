@@ -106,9 +106,12 @@ def chain_heads(n, a, b, runs):
     """int32[runs]: each run's first point if it is a simple path — repair k joins points
     p_k and p_k+1 (either way round), all distinct — else -1."""
     nr = runs.shape[0] - 1
-    head = np.full(nr, -1, np.int32)
-    seen = np.full(n, -1, np.int32)   # the run whose walk visited each point
+    head = np.empty(nr, np.int32)
+    seen = np.empty(n, np.int32)      # the run whose walk visited each point
+    for p in range(n):
+        seen[p] = -1
     for r in range(nr):
+        head[r] = -1
         c0, c1 = runs[r], runs[r + 1]
         p = a[c0]
         if c1 - c0 > 1 and (p == a[c0 + 1] or p == b[c0 + 1]):
@@ -139,7 +142,9 @@ def level_order(n, a, b, cons):
     """The constraints ``cons`` (in declared order) sorted stably by level: a repair's level
     is one more than the deepest earlier repair sharing a point with it."""
     m = cons.shape[0]
-    at = np.zeros(n, np.int32)         # level of the last repair touching each point
+    at = np.empty(n, np.int32)         # level of the last repair touching each point
+    for p in range(n):
+        at[p] = 0
     level = np.empty(m, np.int32)
     top = 0
     for t in range(m):
@@ -149,7 +154,9 @@ def level_order(n, a, b, cons):
         at[a[c]] = v
         at[b[c]] = v
         top = max(top, v)
-    start = np.zeros(top + 2, np.int64)
+    start = np.empty(top + 2, np.int32)
+    for v in range(top + 2):
+        start[v] = 0
     for t in range(m):
         start[level[t] + 1] += 1
     for v in range(top + 1):
@@ -173,37 +180,72 @@ def schedule_arrays(n, lanes, a, b):
     - order int32[3, m']: every other constraint in level order (row 0), with its two
       points (rows 1, 2: read straight, not through the constraint index).
     - free: the points those touch (clamped after each pass); loose: points in no constraint.
+
+    Plain loops over int32 arrays made by np.empty only: every other numpy call (a sort,
+    nonzero, full, astype, a list) is one more function for numba to compile on a first run.
     """
     runs = independent_runs(n, a, b)
     nr = runs.shape[0] - 1
-    head = chain_heads(n, a, b, runs) if lanes else np.full(nr, -1, np.int32)
-    chains = np.nonzero(head >= 0)[0]
-    chains = chains[np.argsort(runs[chains + 1] - runs[chains], kind="mergesort")]
-    left = chains.shape[0] % WIDE
+    if lanes:
+        head = chain_heads(n, a, b, runs)
+    else:
+        head = np.empty(nr, np.int32)
+        for r in range(nr):
+            head[r] = -1
+    longest = 0
+    nc = 0
+    for r in range(nr):
+        if head[r] >= 0:
+            nc += 1
+            longest = max(longest, runs[r + 1] - runs[r])
+    at = np.empty(longest + 2, np.int32)   # the chains sorted stably by length: a counting sort
+    for k in range(longest + 2):
+        at[k] = 0
+    for r in range(nr):
+        if head[r] >= 0:
+            at[runs[r + 1] - runs[r] + 1] += 1
+    for k in range(longest + 1):
+        at[k + 1] += at[k]
+    chains = np.empty(nc, np.int32)
+    for r in range(nr):
+        if head[r] >= 0:
+            k = runs[r + 1] - runs[r]
+            chains[at[k]] = r
+            at[k] += 1
+    left = nc % WIDE
     if left >= MIN_CHAINS:
         left = 0
     for i in range(left):               # too few for a group: the shortest go in level order
         head[chains[i]] = -1
     chains = chains[left:]
-    widths = [WIDE] * (chains.shape[0] // WIDE)
-    if chains.shape[0] % WIDE:
-        widths.append(NARROW if chains.shape[0] % WIDE <= NARROW else WIDE)
-    ng = len(widths)
-    groups = np.zeros((ng + 1, 3), np.int32)
+    nc -= left
+    wide = nc // WIDE
+    rem = nc % WIDE
+    ng = wide + (1 if rem else 0)
+    groups = np.empty((ng + 1, 3), np.int32)
+    for q in range(3):
+        groups[0, q] = 0
     first = 0
     for g in range(ng):
-        w = widths[g]
-        r = chains[min(first + w, chains.shape[0]) - 1]   # the group's longest
+        w = WIDE if g < wide or rem > NARROW else NARROW
+        r = chains[min(first + w, nc) - 1]   # the group's longest
         k = runs[r + 1] - runs[r]
         groups[g, 2] = w
         groups[g + 1, 0] = groups[g, 0] + k * w
         groups[g + 1, 1] = groups[g, 1] + (k + 1) * w
+        groups[g + 1, 2] = 0
         first += w
-    cmap = np.full(groups[ng, 0], -1, np.int32)
-    pmap = np.full(groups[ng, 1], -1, np.int32)
-    role = np.zeros(n, np.uint8)      # 1: in a chain, 2: in another constraint
+    cmap = np.empty(groups[ng, 0], np.int32)
+    for t in range(cmap.shape[0]):
+        cmap[t] = -1
+    pmap = np.empty(groups[ng, 1], np.int32)
+    for t in range(pmap.shape[0]):
+        pmap[t] = -1
+    role = np.empty(n, np.int32)      # 0: in no constraint, 1: in a chain, 2: in another constraint
+    for p in range(n):
+        role[p] = 0
     g = lane = 0
-    for i in range(chains.shape[0]):
+    for i in range(nc):
         if lane == groups[g, 2]:
             g += 1
             lane = 0
@@ -238,8 +280,20 @@ def schedule_arrays(n, lanes, a, b):
         order[0, t] = cons[t]
         order[1, t] = a[cons[t]]
         order[2, t] = b[cons[t]]
-    free = np.nonzero(role == 2)[0].astype(np.int32)
-    loose = np.nonzero(role == 0)[0].astype(np.int32)
+    nf = nl = 0
+    for p in range(n):
+        nf += role[p] == 2
+        nl += role[p] == 0
+    free = np.empty(nf, np.int32)
+    loose = np.empty(nl, np.int32)
+    nf = nl = 0
+    for p in range(n):
+        if role[p] == 2:
+            free[nf] = p
+            nf += 1
+        elif role[p] == 0:
+            loose[nl] = p
+            nl += 1
     return groups, cmap, pmap, order, free, loose
 
 
@@ -249,14 +303,34 @@ def plan(n, lanes, a, b):
     faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
     loose), then each array's values in that order."""
     groups, cmap, pmap, order, free, loose = schedule_arrays(n, lanes, a, b)
-    sizes = (groups.shape[0], cmap.size, pmap.size, order.shape[1], free.size, loose.size)
-    out = np.empty(6 + groups.size + cmap.size + pmap.size + order.size + free.size + loose.size, np.int32)
-    for k in range(6):
-        out[k] = sizes[k]
+    ng1, m = groups.shape[0], order.shape[1]
+    out = np.empty(6 + 3 * ng1 + cmap.shape[0] + pmap.shape[0] + 3 * m + free.shape[0] + loose.shape[0], np.int32)
+    out[0] = ng1
+    out[1] = cmap.shape[0]
+    out[2] = pmap.shape[0]
+    out[3] = m
+    out[4] = free.shape[0]
+    out[5] = loose.shape[0]
     at = 6
-    for part in (groups.ravel(), cmap, pmap, order.ravel(), free, loose):
-        out[at:at + part.size] = part
-        at += part.size
+    for g in range(ng1):
+        for q in range(3):
+            out[at] = groups[g, q]
+            at += 1
+    for t in range(cmap.shape[0]):
+        out[at + t] = cmap[t]
+    at += cmap.shape[0]
+    for t in range(pmap.shape[0]):
+        out[at + t] = pmap[t]
+    at += pmap.shape[0]
+    for q in range(3):
+        for t in range(m):
+            out[at] = order[q, t]
+            at += 1
+    for t in range(free.shape[0]):
+        out[at + t] = free[t]
+    at += free.shape[0]
+    for t in range(loose.shape[0]):
+        out[at + t] = loose[t]
     return out
 
 
@@ -286,16 +360,31 @@ class Schedule:
     d: int
     m: int
     plan: np.ndarray
+    paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
+
+
+def paths(packed: np.ndarray, d: int) -> tuple:
+    """`solve`'s last four arguments for a `plan` over d-dimensional points: (wide, narrow,
+    three, levels), each True where the plan has WIDE groups, NARROW groups, 3-D chains,
+    level-order repairs, else None. numba compiles `solve` per argument types and prunes a
+    branch on an argument that is None, so a scene compiles only the paths its constraints
+    run (a rope scene never compiles the lane loops, a 2-D scene never the 3-D ones)."""
+    ng = int(packed[0]) - 1
+    widths = {int(w) for w in packed[6 + 2:6 + 3 * ng:3]}
+    on = lambda flag: True if flag else None   # noqa: E731
+    return on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(int(packed[3]) > 0)
 
 
 def schedule(con: Constraints, shape) -> np.ndarray:
     """The cached `plan` for ``con`` over points of ``shape`` (n, d); rebuilt when
     ``con.a`` or ``con.b`` is replaced (tearing), resized, or the points change shape.
-    Editing a or b in place is not noticed: replace the arrays."""
+    Editing a or b in place is not noticed: replace the arrays. Its `paths` are on
+    ``con.schedule.paths``."""
     n, d = shape
     s = con.schedule
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), plan(n, d == 2 or d == 3, con.a, con.b))
+        packed = plan(n, d == 2 or d == 3, con.a, con.b)
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, paths(packed, d))
     return s.plan
 
 
@@ -410,8 +499,9 @@ def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes
 
 
 @kernel(error_model="numpy")
-def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share):
-    """Every group of chains, each in its own pass of the lane scratch."""
+def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share, wide, narrow, three):
+    """Every group of chains, each in its own pass of the lane scratch. ``wide``, ``narrow``,
+    ``three``: True or None (`paths`); the group loops of a None are not compiled."""
     ng = groups.shape[0] - 1
     kmax = 0
     for g in range(ng):
@@ -422,13 +512,14 @@ def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share
         reps = (groups[g + 1, 0] - groups[g, 0]) // w
         cm = cmap[groups[g, 0]:groups[g + 1, 0]]
         pm = pmap[groups[g, 1]:groups[g + 1, 1]]
-        if pos.shape[1] == 3 and w == WIDE:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
-        elif pos.shape[1] == 3:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
-        elif w == WIDE:
+        if three is not None:
+            if wide is not None and w == WIDE:
+                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
+            elif narrow is not None:
+                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
+        elif wide is not None and w == WIDE:
             _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False, share)
-        else:
+        elif narrow is not None:
             _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False, share)
 
 
@@ -502,28 +593,29 @@ def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, share):
 
 
 @kernel()
-def solve(pos, inv_mass, rest, passes, lo, hi, packed, share):
+def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, wide, narrow, three, levels):
     """`passes` sweeps over the constraints, in place, with the bits of their declared order;
     ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` (float32) the free end's part
-    of the error when the other end is pinned. lo/hi empty: no box."""
+    of the error when the other end is pinned. lo/hi empty: no box. The last four are
+    ``paths(packed, d)``: a path passed None is neither run nor compiled."""
     if passes <= 0:
         return
     s32 = np.float32(share)           # float32 / float32: the same D in both paths, whatever the caller passed
     groups, cmap, pmap, order, free, loose = unpack(packed)
-    if groups.shape[0] > 1:
-        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32)
-    if order.shape[1] > 0:
+    if (wide is not None or narrow is not None) and groups.shape[0] > 1:
+        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, wide, narrow, three)
+    if levels is not None and order.shape[1] > 0:
         _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
     if lo.shape[0] == pos.shape[1]:
         clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
 
 
-@kernel()
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
     (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
     n, d = pos.shape
-    solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b), share)
+    packed = plan(n, d == 2 or d == 3, a, b)
+    solve(pos, inv_mass, rest, passes, lo, hi, packed, float(share), *paths(packed, d))
 
 
 class Relax(esper.Processor):
@@ -531,4 +623,5 @@ class Relax(esper.Processor):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             box = esper.try_component(ent, Bounds)
             lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
-            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, schedule(con, pts.pos.shape), con.share)
+            packed = schedule(con, pts.pos.shape)
+            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths)
