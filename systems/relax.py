@@ -80,61 +80,52 @@ def divisor(wi, wj, share):
     return w
 
 
-@kernel()
 def independent_runs(n, a, b):
     """int32[k + 1]: run r is constraints ``runs[r]:runs[r + 1]``; no point of a run is
     touched by any other run. Runs are contiguous in the declared order; a rope is one."""
-    m = a.shape[0]
-    last = np.empty(n, np.int32)   # last constraint touching each point (only touched points are read)
-    for c in range(m):
-        last[a[c]] = c
-        last[b[c]] = c
-    runs = np.empty(m + 1, np.int32)
-    runs[0] = 0
-    k = 0
-    reach = -1                     # the furthest constraint sharing a point with the open run
-    for c in range(m):
-        reach = max(reach, last[a[c]], last[b[c]])
-        if reach == c:
-            k += 1
-            runs[k] = c + 1
-    return runs[:k + 1]
+    c = np.arange(len(a), dtype=np.int32)
+    last = np.full(n, -1, np.int32)   # last constraint touching each point
+    np.maximum.at(last, a, c)
+    np.maximum.at(last, b, c)
+    if len(a) == 0:
+        return np.zeros(1, np.int32)
+    reach = np.maximum.accumulate(np.maximum(last[a], last[b]))   # furthest constraint sharing a point so far
+    return np.r_[0, np.flatnonzero(reach == c) + 1].astype(np.int32)
 
 
-@kernel()
+def _walks(n, a, b, runs):
+    """(head int32[runs], after int32[m]): each run's first point p_0 if it is a simple path —
+    repair k joins points p_k and p_k+1 (either way round), all distinct — else -1; and for
+    each repair k of a path, p_k+1. A path's p_k (k ≥ 1) is the one point repairs k - 1 and k
+    share, p_0 and p_K the other ends; a run is a path exactly when that sequence fits."""
+    a, b = a.astype(np.int64), b.astype(np.int64)
+    m, nr = len(a), len(runs) - 1
+    length = np.diff(runs)
+    run_of = np.repeat(np.arange(nr), length)
+    first = np.zeros(m, bool)
+    first[runs[:-1][length > 0]] = True
+    last = np.r_[first[1:], True]
+    ap, bp = np.r_[-1, a[:-1]], np.r_[-1, b[:-1]]
+    shared = np.where((a == ap) | (a == bp), a, np.where((b == ap) | (b == bp), b, -1))
+    nxt = np.r_[shared[1:], -1]                                  # p_k+1 as repair k + 1 shares it
+    here = np.where(first, np.where(~last & (a == nxt), b, a), shared)   # p_k
+    after = np.where(last, np.where(a == here, b, a), nxt)       # p_k+1
+    ok = (((a == here) & (b == after)) | ((b == here) & (a == after))) & (here != after)
+    bad = np.bincount(run_of[~ok], minlength=nr) > 0
+    fits = ~bad[run_of]                                          # repairs of runs whose sequence fits: points ≥ 0
+    pts = np.r_[here[first & fits], after[fits]]                # their points, each once? (runs share none)
+    owner = np.r_[run_of[first & fits], run_of[fits]]
+    bad |= np.bincount(owner[np.bincount(pts, minlength=n)[pts] > 1], minlength=nr) > 0
+    head = np.full(nr, -1, np.int32)
+    good = ~bad & (length > 0)
+    head[good] = here[runs[:-1][good]]
+    return head, after.astype(np.int32)
+
+
 def chain_heads(n, a, b, runs):
     """int32[runs]: each run's first point if it is a simple path — repair k joins points
     p_k and p_k+1 (either way round), all distinct — else -1."""
-    nr = runs.shape[0] - 1
-    head = np.empty(nr, np.int32)
-    seen = np.empty(n, np.int32)      # the run whose walk visited each point
-    for p in range(n):
-        seen[p] = -1
-    for r in range(nr):
-        head[r] = -1
-        c0, c1 = runs[r], runs[r + 1]
-        p = a[c0]
-        if c1 - c0 > 1 and (p == a[c0 + 1] or p == b[c0 + 1]):
-            p = b[c0]                     # a[c0] is shared with the next repair: the path starts at b[c0]
-        cur = p
-        seen[cur] = r
-        ok = True
-        for c in range(c0, c1):
-            if a[c] == cur:
-                nxt = b[c]
-            elif b[c] == cur:
-                nxt = a[c]
-            else:
-                ok = False                # a branch, or a repair that skips along
-                break
-            if seen[nxt] == r:
-                ok = False                # a loop, a repeated pair or a self-link
-                break
-            seen[nxt] = r
-            cur = nxt
-        if ok:
-            head[r] = p
-    return head
+    return _walks(n, a, b, runs)[0]
 
 
 @kernel()
@@ -168,7 +159,6 @@ def level_order(n, a, b, cons):
     return order
 
 
-@kernel()
 def schedule_arrays(n, lanes, a, b):
     """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
 
@@ -181,157 +171,62 @@ def schedule_arrays(n, lanes, a, b):
       points (rows 1, 2: read straight, not through the constraint index).
     - free: the points those touch (clamped after each pass); loose: points in no constraint.
 
-    Plain loops over int32 arrays made by np.empty only: every other numpy call (a sort,
-    nonzero, full, astype, a list) is one more function for numba to compile on a first run.
+    numpy, not numba, but for the one sequential part (`level_order`): this runs once per
+    topology, and compiled it was most of a first run's compile.
     """
+    a, b = np.asarray(a, np.int32), np.asarray(b, np.int32)
     runs = independent_runs(n, a, b)
-    nr = runs.shape[0] - 1
+    nr = len(runs) - 1
+    length = np.diff(runs)
     if lanes:
-        head = chain_heads(n, a, b, runs)
+        head, after = _walks(n, a, b, runs)
     else:
-        head = np.empty(nr, np.int32)
-        for r in range(nr):
-            head[r] = -1
-    longest = 0
-    nc = 0
-    for r in range(nr):
-        if head[r] >= 0:
-            nc += 1
-            longest = max(longest, runs[r + 1] - runs[r])
-    at = np.empty(longest + 2, np.int32)   # the chains sorted stably by length: a counting sort
-    for k in range(longest + 2):
-        at[k] = 0
-    for r in range(nr):
-        if head[r] >= 0:
-            at[runs[r + 1] - runs[r] + 1] += 1
-    for k in range(longest + 1):
-        at[k + 1] += at[k]
-    chains = np.empty(nc, np.int32)
-    for r in range(nr):
-        if head[r] >= 0:
-            k = runs[r + 1] - runs[r]
-            chains[at[k]] = r
-            at[k] += 1
-    left = nc % WIDE
-    if left >= MIN_CHAINS:
-        left = 0
-    for i in range(left):               # too few for a group: the shortest go in level order
-        head[chains[i]] = -1
-    chains = chains[left:]
-    nc -= left
-    wide = nc // WIDE
-    rem = nc % WIDE
-    ng = wide + (1 if rem else 0)
-    groups = np.empty((ng + 1, 3), np.int32)
-    for q in range(3):
-        groups[0, q] = 0
-    first = 0
-    for g in range(ng):
-        w = WIDE if g < wide or rem > NARROW else NARROW
-        r = chains[min(first + w, nc) - 1]   # the group's longest
-        k = runs[r + 1] - runs[r]
-        groups[g, 2] = w
-        groups[g + 1, 0] = groups[g, 0] + k * w
-        groups[g + 1, 1] = groups[g, 1] + (k + 1) * w
-        groups[g + 1, 2] = 0
-        first += w
-    cmap = np.empty(groups[ng, 0], np.int32)
-    for t in range(cmap.shape[0]):
-        cmap[t] = -1
-    pmap = np.empty(groups[ng, 1], np.int32)
-    for t in range(pmap.shape[0]):
-        pmap[t] = -1
-    role = np.empty(n, np.int32)      # 0: in no constraint, 1: in a chain, 2: in another constraint
-    for p in range(n):
-        role[p] = 0
-    g = lane = 0
-    for i in range(nc):
-        if lane == groups[g, 2]:
-            g += 1
-            lane = 0
-        w = groups[g, 2]
-        r = chains[i]
-        cur = head[r]
-        pmap[groups[g, 1] + lane] = cur
-        role[cur] = 1
-        for k in range(runs[r + 1] - runs[r]):
-            c = runs[r] + k
-            cur = b[c] if a[c] == cur else a[c]
-            cmap[groups[g, 0] + k * w + lane] = c
-            pmap[groups[g, 1] + (k + 1) * w + lane] = cur
-            role[cur] = 1
-        lane += 1
-    count = 0
-    for r in range(nr):
-        if head[r] < 0:
-            count += runs[r + 1] - runs[r]
-    cons = np.empty(count, np.int32)
-    t = 0
-    for r in range(nr):
-        if head[r] < 0:
-            for c in range(runs[r], runs[r + 1]):
-                cons[t] = c
-                t += 1
-                role[a[c]] = 2
-                role[b[c]] = 2
+        head, after = np.full(nr, -1, np.int32), np.zeros(len(a), np.int32)
+    chains = np.flatnonzero(head >= 0)
+    chains = chains[np.argsort(length[chains], kind="stable")]
+    left = len(chains) % WIDE
+    if left < MIN_CHAINS:             # too few for a group: the shortest go in level order
+        head[chains[:left]] = -1
+        chains = chains[left:]
+    nc = len(chains)
+    widths = [WIDE] * (nc // WIDE) + ([NARROW if nc % WIDE <= NARROW else WIDE] if nc % WIDE else [])
+    ng = len(widths)
+    groups = np.zeros((ng + 1, 3), np.int32)
+    groups[:ng, 2] = widths
+    ends = np.cumsum(widths, dtype=np.int64)
+    k = length[chains[np.minimum(ends, nc) - 1]].astype(np.int64)   # a group's longest chain
+    groups[1:, 0] = np.cumsum(k * groups[:ng, 2])
+    groups[1:, 1] = np.cumsum((k + 1) * groups[:ng, 2])
+    cmap = np.full(groups[ng, 0], -1, np.int32)
+    pmap = np.full(groups[ng, 1], -1, np.int32)
+    g = np.minimum(np.arange(nc) // WIDE, ng - 1)           # each chain's group (all WIDE but the last) and lane
+    lane = np.arange(nc) - g * WIDE
+    w = groups[g, 2].astype(np.int64)
+    pmap[groups[g, 1] + lane] = head[chains]
+    reps = length[chains]
+    c = np.repeat(runs[chains], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
+    kk = c - np.repeat(runs[chains], reps)                   # repair k of its chain
+    gc, lc, wc = np.repeat(groups[g, 0], reps), np.repeat(lane, reps), np.repeat(w, reps)
+    cmap[gc + kk * wc + lc] = c
+    pmap[np.repeat(groups[g, 1], reps) + (kk + 1) * wc + lc] = after[c]
+    role = np.zeros(n, np.int8)       # 1: in a chain, 2: in another constraint
+    role[pmap[pmap >= 0]] = 1
+    cons = np.flatnonzero(np.repeat(head < 0, length)).astype(np.int32)
+    role[a[cons]] = 2
+    role[b[cons]] = 2
     cons = level_order(n, a, b, cons)
-    order = np.empty((3, cons.shape[0]), np.int32)
-    for t in range(cons.shape[0]):
-        order[0, t] = cons[t]
-        order[1, t] = a[cons[t]]
-        order[2, t] = b[cons[t]]
-    nf = nl = 0
-    for p in range(n):
-        nf += role[p] == 2
-        nl += role[p] == 0
-    free = np.empty(nf, np.int32)
-    loose = np.empty(nl, np.int32)
-    nf = nl = 0
-    for p in range(n):
-        if role[p] == 2:
-            free[nf] = p
-            nf += 1
-        elif role[p] == 0:
-            loose[nl] = p
-            nl += 1
-    return groups, cmap, pmap, order, free, loose
+    order = np.stack([cons, a[cons], b[cons]]).astype(np.int32)
+    return (groups, cmap, pmap, order, np.flatnonzero(role == 2).astype(np.int32),
+            np.flatnonzero(role == 0).astype(np.int32))
 
 
-@kernel()
 def plan(n, lanes, a, b):
     """`schedule_arrays` packed into one int32 array — numba unboxes one array argument
     faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
     loose), then each array's values in that order."""
     groups, cmap, pmap, order, free, loose = schedule_arrays(n, lanes, a, b)
-    ng1, m = groups.shape[0], order.shape[1]
-    out = np.empty(6 + 3 * ng1 + cmap.shape[0] + pmap.shape[0] + 3 * m + free.shape[0] + loose.shape[0], np.int32)
-    out[0] = ng1
-    out[1] = cmap.shape[0]
-    out[2] = pmap.shape[0]
-    out[3] = m
-    out[4] = free.shape[0]
-    out[5] = loose.shape[0]
-    at = 6
-    for g in range(ng1):
-        for q in range(3):
-            out[at] = groups[g, q]
-            at += 1
-    for t in range(cmap.shape[0]):
-        out[at + t] = cmap[t]
-    at += cmap.shape[0]
-    for t in range(pmap.shape[0]):
-        out[at + t] = pmap[t]
-    at += pmap.shape[0]
-    for q in range(3):
-        for t in range(m):
-            out[at] = order[q, t]
-            at += 1
-    for t in range(free.shape[0]):
-        out[at + t] = free[t]
-    at += free.shape[0]
-    for t in range(loose.shape[0]):
-        out[at + t] = loose[t]
-    return out
+    sizes = np.array([len(groups), len(cmap), len(pmap), order.shape[1], len(free), len(loose)], np.int32)
+    return np.concatenate([sizes, groups.ravel(), cmap, pmap, order.ravel(), free, loose]).astype(np.int32)
 
 
 @numba.njit(inline="always")
