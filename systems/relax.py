@@ -214,7 +214,8 @@ def schedule_arrays(n, lanes, a, b):
     cons = np.flatnonzero(np.repeat(head < 0, length)).astype(np.int32)
     role[a[cons]] = 2
     role[b[cons]] = 2
-    cons = level_order(n, a, b, cons)
+    if len(cons):                     # a scene of chains alone never compiles level_order
+        cons = level_order(n, a, b, cons)
     order = np.stack([cons, a[cons], b[cons]]).astype(np.int32)
     return (groups, cmap, pmap, order, np.flatnonzero(role == 2).astype(np.int32),
             np.flatnonzero(role == 0).astype(np.int32))
