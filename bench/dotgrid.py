@@ -3,6 +3,9 @@
     .venv/bin/python -m bench.dotgrid            # from the repository root (about half a minute)
     .venv/bin/python -m bench.dotgrid --quick    # fewer repeats
     .venv/bin/python -m bench.dotgrid --features # issue 17's keys: jelly, look, presets, an idle (asleep) grid
+    .venv/bin/python -m bench.dotgrid --compare ../main/systems/draw_dots.py
+        # another draw_dots.py against this one: the 100k grid's frames drawn by each, interleaved in one
+        # process (ms and CPU ms per draw, their ratio), and the largest pixel difference at the shipped levels
 
 Every step runs with all three forces busy: the pointer sweeps a circle at
 40 px per step (a half-strength swipe) and clicks every 20 steps, so about three
@@ -131,6 +134,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--features", action="store_true", help="issue 17's keys instead of the seed's sizes")
+    ap.add_argument("--compare", metavar="DRAW_DOTS_PY", type=Path,
+                    help="time and diff another systems/draw_dots.py (e.g. main's) against this tree's")
     args = ap.parse_args(argv)
     warm, steps, frames = (20, 100, 40) if args.quick else (60, 600, 200)
     ctx = headless_window(*FRAME).ctx
@@ -140,6 +145,8 @@ def main(argv=None) -> int:
         tmp = Path(tmp)
         if args.features:
             return features(tmp, ctx, warm, steps, frames)
+        if args.compare:
+            return compare(tmp, ctx, args.compare, 3 if args.quick else 9)
         print(f"{'':<18}{'scene':>11}{'gap':>6}{'dots':>9}{'ms/step':>9}{'p10–p90':>13}"
               f"{'ms/frame':>10}{'p10–p90':>15}{'FPS':>7}")
         for label, size, gap in CASES:
@@ -163,6 +170,62 @@ def features(tmp: Path, ctx, warm: int, steps: int, frames: int) -> int:
             st, fr = statistics.median(steps_ms), statistics.median(frames_ms)
             print(f"{label:<18}{name:<15}{n:>9,}{st:>9.3f}{spread(steps_ms):>13}"
                   f"{fr:>10.2f}{spread(frames_ms, 2):>15}{1e3 / fr:>7.0f}")
+    return 0
+
+
+COMPARE_LEVELS = ("dotgrid", "moeru", "jelly", "streaks", "pixels")   # the shipped levels with a dot grid
+
+
+def compare(tmp: Path, ctx, other: Path, reps: int) -> int:
+    """Draw the same scene states with `other`'s DotsGL and this tree's, alternating (A/B, one process)."""
+    import importlib.util
+
+    import numpy as np
+
+    from ropework.systems import draw_dots
+    spec = importlib.util.spec_from_file_location("other_draw_dots", other)
+    them = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(them)
+    ours = draw_dots.DotsGL
+    off = Offscreen(ctx, FRAME)
+
+    def draw(scene, drawer, cls) -> tuple[float, float]:
+        drawer._gl.clear()                 # GL state of the class under test only
+        draw_dots.DotsGL = cls
+        off.render(scene)                  # builds its programs and uploads the layout: not timed
+        ctx.finish()
+        t0, c0 = time.perf_counter(), time.process_time()
+        off.render(scene)
+        ctx.finish()
+        return (time.perf_counter() - t0) * 1e3, (time.process_time() - c0) * 1e3
+
+    print(f"{other} (A) against this tree (B); 1-minute load {os.getloadavg()[0]:.1f}")
+    print(f"{'':<34}{'A ms':>8}{'A cpu':>8}{'B ms':>8}{'B cpu':>8}{'A/B cpu':>9}{'max diff':>10}")
+    try:
+        cases = [(name, level(tmp, 3.04, keys, f"-c{i}")) for i, (name, keys) in enumerate(FEATURES)]
+        cases += [(name, name) for name in COMPARE_LEVELS]
+        for name, path in cases:
+            scene = Scene.load(path, size=FRAME)
+            drawer = next(d for d in scene.draws if hasattr(d, "_gl"))
+            a, b, worst = [], [], 0
+            try:
+                for k in range(40):
+                    drive(scene, k)
+                    scene.step(1)
+                for _ in range(reps):
+                    a.append(draw(scene, drawer, them.DotsGL))
+                    pa = off.pixels()[..., :3].astype(int)
+                    b.append(draw(scene, drawer, ours))
+                    worst = max(worst, int(np.abs(pa - off.pixels()[..., :3].astype(int)).max()))
+            finally:
+                draw_dots.DotsGL = ours
+                scene.close()
+            am, bm = np.median(a, axis=0), np.median(b, axis=0)
+            label = f"100k in 1280×720, {name}" if path != name else f"{name}.toml"
+            print(f"{label:<34}{am[0]:>8.1f}{am[1]:>8.1f}{bm[0]:>8.1f}{bm[1]:>8.1f}{am[1] / bm[1]:>9.2f}{worst:>10}",
+                  flush=True)
+    finally:
+        draw_dots.DotsGL = ours
     return 0
 
 

@@ -4,6 +4,9 @@
     .venv/bin/python -m bench.frames --quick                       # smoke run, fewer frames
     .venv/bin/python -m bench.frames --write docs/performance.md   # refresh the doc's frames section
     .venv/bin/python -m bench.frames --only rope,100k --no-memory  # a subset: level stems, 100k, scaling, memory
+    .venv/bin/python -m bench.frames --window --loaded --write docs/performance.md   # the real window (≈ 6 minutes)
+    .venv/bin/python -m bench.frames --window --only rope,tendrils --ab ../other/.venv/bin/python   # interleaved A/B
+    .venv/bin/python -m bench.frames --shots /tmp/shots --ab ../other/.venv/bin/python   # pictures, max difference
 
 A *frame* is what the window does sixty times a second, minus the buffer swap: the
 pointer events of that frame, one fixed step (`scene.step(1)`), the whole scene drawn
@@ -34,6 +37,20 @@ at 1280×720 — its update and draw, then `ctx.finish()` — closed, open and i
 while a value changes every frame (a slider being dragged), with the rope and the
 tendrils levels (the longest panel).
 
+The real window (`--window`) is what a player sees: each scene in a fresh process running
+`ropework.cli.main([LEVEL, "--size", "1280x720"])` — `play()`, `PlayWindow`, `arcade.run()`,
+the window's own frame pacing and buffer swaps — on an X display (a private Xvfb started here
+unless `--display` names one; llvmpipe through GLX), with the F overlay on and the level's
+gallery script (or the scripted hand) played in real time through the window's own pointer
+handlers. After `--warmup` seconds it counts `--seconds`: the overlay's FPS readings, a
+timestamp after every buffer swap (the outside figure), and CPU seconds of the game process
+(all threads) and of the Xvfb process from /proc/PID/stat, per frame. `--loaded` runs each
+scene again with a process spinning on the last core; `--ab PYTHON` alternates every probe
+with another checkout's interpreter (A/B in one run, the order flipped every round), and
+`--rounds N` repeats. `--shots DIR` saves what the window draws after a fixed number of
+scripted steps (deterministic), per scene, and with `--ab` the other checkout's picture, a
+difference image and the largest per-channel difference: the check for a drawing change.
+
 Run by hand, never as a test: timings depend on whatever else the machine is doing.
 """
 from __future__ import annotations
@@ -55,7 +72,7 @@ from pathlib import Path
 
 if __package__ in (None, ""):   # run as `python bench/frames.py`: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-if "--probe-studio" not in sys.argv:                # the studio's panel needs a real window (arcade.gui)
+if not {"--probe-studio", "--probe-window", "--probe-shot"} & set(sys.argv):   # the studio and the window probe need a real window
     os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
 
 import numpy as np  # noqa: E402
@@ -529,6 +546,348 @@ def probe_memory() -> dict:
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
+# ── the real window ──────────────────────────────────────────────────────────
+WINDOW_SECONDS = 10.0     # s of scripted play timed per scene in the real window (issue 15: a median over 10 s)
+WINDOW_WARMUP = 3.0       # s played first, untimed: kernels load, shaders compile, the toys get going
+WINDOW_SCREEN = (1280, 800)   # px: the Xvfb screen the window opens on (the window is SIZE)
+WINDOW_BEGIN, WINDOW_END = "<!-- window:begin -->", "<!-- window:end -->"   # the doc's section for --window
+WINDOW_TIMEOUT = 240.0    # s one probe may take at most (imports, a cold kernel cache, the play, the exit)
+
+
+def _cpu_seconds(pid) -> float:
+    """utime + stime of process ``pid`` ("self" for this one), all its threads, seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _xvfb_pid(display: str) -> int | None:
+    """The pid of the Xvfb serving ``display`` (":65"), found in /proc; None if there is none."""
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            argv = (d / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and Path(argv[0].decode(errors="replace")).name == "Xvfb" and display.encode() in argv:
+            return int(d.name)
+    return None
+
+
+def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None) -> dict:
+    """In a fresh process with a real display: the game as a player runs it (`ropework.cli.main`,
+    so `play()`, `PlayWindow`, `arcade.run()` and pyglet's own pacing), the F overlay on, the
+    level's gallery script (or tests/drive.py's hand) played in real time through the window's
+    pointer handlers, then the window closed. Returns the overlay's FPS figures, the frames
+    counted from outside (a timestamp after every buffer swap) and CPU seconds per frame of
+    this process (all its threads: Python, numba, llvmpipe) and of the X server."""
+    from ropework import cli, window as win_mod
+    real_start = win_mod.PlayWindow.start
+    out: dict = {"level": level}
+
+    def start(win, ctl):
+        real_start(win, ctl)
+        ctl.toggle_stats()                                   # F: the overlay's own figure is part of the reading
+        path = Path(level)
+        events = gallery_events(path, (win.width, win.height)) if path.stem != "generated" else None
+        hand = None
+        if events is None:
+            from tests.drive import Hand
+            hand = Hand(win.width, win.height)
+        t0 = time.perf_counter()
+        state = {"f": 0, "down": False, "flips": [], "overlay": [], "cpu0": None}
+        real_update, real_flip, real_frame = win._update, win.flip, ctl.rates.frame
+
+        def pointer(kind, x, y):
+            wy = win.height - y
+            if kind == "move":
+                if state["down"]:
+                    win.on_mouse_drag(x, wy, 0, 0, 1, 0)
+                else:
+                    win.on_mouse_motion(x, wy, 0, 0)
+            elif kind == "down":
+                state["down"] = True
+                win.on_mouse_press(x, wy, 1, 0)
+            elif kind == "up":
+                state["down"] = False
+                win.on_mouse_release(x, wy, 1, 0)
+            else:
+                state["down"] = False
+                win.on_mouse_leave(x, wy)
+
+        def update(dt):
+            now = time.perf_counter() - t0
+            due = int(now * 60)                              # the script's frames are 1/60 s of a hand's time
+            for f in range(state["f"], due + 1):
+                evs = events.get(f % SCRIPT_LOOP, ()) if events is not None else hand.events(f)
+                for kind, x, y in evs:
+                    pointer(kind, x, y)
+            state["f"] = due + 1
+            if now >= warmup and state["cpu0"] is None:
+                state["cpu0"] = (time.perf_counter(), _cpu_seconds("self"),
+                                 _cpu_seconds(xvfb_pid) if xvfb_pid else None)
+            if now >= warmup + seconds:
+                win.close()
+                return
+            real_update(dt)
+
+        def flip():
+            real_flip()
+            if state["cpu0"] is not None:
+                state["flips"].append(time.perf_counter())
+
+        def frame(dt):
+            updated = real_frame(dt)
+            if updated and state["cpu0"] is not None:
+                state["overlay"].append(ctl.rates.fps)
+            return updated
+
+        win._update, win.flip, ctl.rates.frame = update, flip, frame
+        out["_state"] = state
+
+    win_mod.PlayWindow.start = start
+    argv = [level, "--size", f"{SIZE[0]}x{SIZE[1]}"]
+    code = cli.main(argv)
+    if "_state" not in out:                               # the game refused the level or never opened
+        raise SystemExit(f"bench.frames: {level}: the game exited with status {code} before its first frame")
+    state = out.pop("_state")
+    t_end, cpu_end = time.perf_counter(), _cpu_seconds("self")
+    x_end = _cpu_seconds(xvfb_pid) if xvfb_pid else None
+    flips = np.asarray(state["flips"])
+    t_start, cpu_start, x_start = state["cpu0"]
+    n = len(flips)
+    gaps = np.diff(flips) if n > 1 else np.asarray([np.nan])
+    out |= {"exit": code, "frames": n, "seconds": t_end - t_start,
+            "fps_outside": n / (t_end - t_start),
+            "fps_median_gap": 1.0 / float(np.median(gaps)),
+            "p90_frame_ms": 1e3 * float(np.percentile(gaps, 90)),
+            "fps_overlay_median": float(statistics.median(state["overlay"])) if state["overlay"] else float("nan"),
+            "overlay_readings": len(state["overlay"]),
+            "cpu_ms_per_frame": 1e3 * (cpu_end - cpu_start) / max(n, 1),
+            "xvfb_cpu_ms_per_frame": 1e3 * (x_end - x_start) / max(n, 1) if xvfb_pid else None,
+            "load": os.getloadavg()}
+    return out
+
+
+class _Xvfb:
+    """A private X display (Xvfb) for the window runs, or the one DISPLAY names."""
+
+    def __init__(self, display: str | None):
+        self.proc = None
+        if display:
+            self.display = display
+        else:
+            n = next(d for d in range(60, 99) if not Path(f"/tmp/.X11-unix/X{d}").exists()
+                     and not Path(f"/tmp/.X{d}-lock").exists())
+            self.display = f":{n}"
+            self.proc = subprocess.Popen(["Xvfb", self.display, "-screen", "0",
+                                          f"{WINDOW_SCREEN[0]}x{WINDOW_SCREEN[1]}x24", "-nolisten", "tcp"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            end = time.monotonic() + 15
+            while not Path(f"/tmp/.X11-unix/X{n}").exists():
+                if time.monotonic() > end or self.proc.poll() is not None:
+                    raise SystemExit(f"bench.frames: Xvfb {self.display} did not start")
+                time.sleep(0.1)
+        self.pid = self.proc.pid if self.proc else _xvfb_pid(self.display)
+
+    def close(self):
+        if self.proc:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+class _Busy:
+    """A process spinning on one core (the last), for the loaded-machine runs: a build or a browser's share."""
+
+    def __init__(self):
+        core = max(os.sched_getaffinity(0))
+        self.core = core
+        self.proc = subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def window_scenes(only, tmp: Path) -> list[tuple[str, str]]:
+    """(name, level argument) of every scene the window runs time: the shipped levels and 100k.
+    (A million-point rope scene is not among them: as 25,000 [[layer.rope]] tables its level
+    file is 1.9 MB, past the loader's 1 MiB limit.)"""
+    from ropework.level import shipped
+    out = [(p.name, str(p)) for p in shipped() if not only or p.stem in only]
+    if not only or "100k" in only:
+        d = tmp / "100k"
+        d.mkdir()
+        out.append(("100k", str(gen.write(d / "generated.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS)))))
+    return out
+
+
+def window_run(args) -> dict:
+    """Every scene in the real window, idle and (``--loaded``) with a busy process on the other core;
+    with ``--ab PYTHON`` the same probes alternate with that interpreter's checkout (A = it, B = ours)."""
+    xvfb = _Xvfb(args.display)
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"} | {"DISPLAY": xvfb.display,
+                                                                         "PYTHONDONTWRITEBYTECODE": "1"}
+    pythons = [("this", sys.executable)] + ([("ab", args.ab)] if args.ab else [])
+    rep = {"machine": machine(), "load": os.getloadavg(), "date": time.strftime("%Y-%m-%d"),
+           "argv": args.argv, "seconds_per_scene": args.seconds, "warmup": args.warmup, "rows": []}
+    t_all = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory(prefix="ropework-window-") as tmp:
+            scenes = window_scenes(args.only, Path(tmp))
+            modes = ["idle"] + (["loaded"] if args.loaded else [])
+            for rnd in range(args.rounds):
+                for name, lvl in scenes:
+                    for mode in modes:
+                        for who, py in (pythons if rnd % 2 == 0 else pythons[::-1]):
+                            busy = _Busy() if mode == "loaded" else None
+                            try:
+                                r = subprocess.run([py, str(ROOT / "bench" / "frames.py"), "--probe-window", lvl,
+                                                    "--seconds", str(args.seconds), "--warmup", str(args.warmup),
+                                                    "--xvfb-pid", str(xvfb.pid or 0)],
+                                                   cwd=ROOT, env=env, capture_output=True, text=True,
+                                                   timeout=WINDOW_TIMEOUT)
+                            finally:
+                                if busy:
+                                    busy.close()
+                            if r.returncode != 0:
+                                raise SystemExit(f"bench.frames: the window probe of {name} failed:\n{r.stderr[-2000:]}")
+                            row = json.loads(r.stdout.strip().splitlines()[-1]) | {
+                                "name": name, "mode": mode, "who": who, "python": py, "round": rnd}
+                            rep["rows"].append(row)
+                            print(f"  {name} {mode} {who}: overlay {row['fps_overlay_median']:.1f} FPS, outside "
+                                  f"{row['fps_outside']:.1f} FPS (median gap {row['fps_median_gap']:.1f}), game CPU "
+                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, Xvfb "
+                                  f"{float('nan') if row['xvfb_cpu_ms_per_frame'] is None else row['xvfb_cpu_ms_per_frame']:.1f} ms/frame, load "
+                                  f"{row['load'][0]:.2f}", file=sys.stderr, flush=True)
+    finally:
+        xvfb.close()
+    rep["load_end"] = os.getloadavg()
+    rep["seconds"] = time.perf_counter() - t_all
+    return rep
+
+
+SHOT_STEPS = 150   # fixed steps played before a comparison screenshot (past the gallery script's first loop)
+
+
+def probe_shot(level: str, out: Path, steps: int = SHOT_STEPS) -> None:
+    """In a fresh process with a real display: the game's window (`PlayWindow`, as `play()` opens
+    it) plays ``level`` for ``steps`` fixed steps of its gallery script (or the scripted hand),
+    drawing every step into the window's own framebuffer as a frame does; the last frame's scene
+    (no overlays) is saved to ``out``. Deterministic: the same checkout draws the same picture,
+    so two checkouts' pictures differ only by what their drawing does."""
+    from ropework import script
+    from ropework.controller import Controller
+    from ropework.scene import Scene
+    from ropework.window import PlayWindow
+    scene = Scene.load(level, size=SIZE)
+    ctl = Controller(scene)
+    win = PlayWindow(SIZE, ctl.title)
+    win.start(ctl)
+    events = gallery_events(Path(level), SIZE) if Path(level).stem != "generated" else None
+    from tests.drive import Hand
+    hand = Hand(*SIZE)
+    for f in range(steps):
+        win.dispatch_events()
+        script.apply(scene, events.get(f % SCRIPT_LOOP, ()) if events is not None else hand.events(f))
+        scene.step(1)
+        win.switch_to()
+        win._draw_scene()
+        img = win._grab() if f == steps - 1 else None
+        win.flip()
+    img.save(out)
+    win.close()
+    ctl.close()
+
+
+def shots_run(args) -> dict:
+    """A screenshot of every scene drawn by this checkout and (``--ab``) by another; the largest
+    per-channel difference and the share of pixels that differ at all, per scene."""
+    xvfb = _Xvfb(args.display)
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"} | {"DISPLAY": xvfb.display,
+                                                                         "PYTHONDONTWRITEBYTECODE": "1"}
+    args.shots.mkdir(parents=True, exist_ok=True)
+    out = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="ropework-shots-") as tmp:
+            for name, lvl in window_scenes(args.only, Path(tmp)):
+                stem = Path(name).stem
+                paths = {}
+                for who, py in [("after", sys.executable)] + ([("before", args.ab)] if args.ab else []):
+                    paths[who] = args.shots / f"{stem}-{who}.png"
+                    subprocess.run([py, str(ROOT / "bench" / "frames.py"), "--probe-shot", lvl, str(paths[who])],
+                                   cwd=ROOT, env=env, check=True, timeout=WINDOW_TIMEOUT)
+                if args.ab:
+                    from PIL import Image
+                    a, b = (np.asarray(Image.open(paths[w]).convert("RGB")).astype(int) for w in ("before", "after"))
+                    d = np.abs(a - b).max(axis=2)
+                    Image.fromarray((np.minimum(d * 8, 255)).astype(np.uint8)).save(args.shots / f"{stem}-diff.png")
+                    out[name] = {"max": int(d.max()), "differ": float((d > 0).mean()), "over_8": float((d > 8).mean())}
+                    print(f"  {name}: max difference {d.max()}, {100 * (d > 0).mean():.3f} % of pixels differ, "
+                          f"{100 * (d > 8).mean():.3f} % by more than 8", file=sys.stderr, flush=True)
+    finally:
+        xvfb.close()
+    return out
+
+
+def window_markdown(rep: dict) -> str:
+    """The real-window table: per scene and mode, medians over rounds."""
+    rows = rep["rows"]
+    load = rep["load"]
+    names = list(dict.fromkeys(r["name"] for r in rows))
+    whos = list(dict.fromkeys(r["who"] for r in rows))
+    modes = list(dict.fromkeys(r["mode"] for r in rows))
+    out = [f"Machine: {rep['machine']}.  ",
+           f"Run: `python -m bench.frames{''.join(' ' + a for a in rep['argv'])}` on {rep['date']}, "
+           f"{rep['seconds']:.0f} s; 1-minute load average {load[0]:.2f} before it, {rep['load_end'][0]:.2f} after"
+           + (" — **the machine was busy (load > 1.5 during the run): these figures are pessimistic**"
+              if max([load[0], rep["load_end"][0]] + [r["load"][0] for r in rows]) > 1.5 else "") + ".  ",
+           f"Each scene is the game itself (`python -m ropework LEVEL --size {SIZE[0]}x{SIZE[1]}`'s `play()`, "
+           f"pyglet's event loop and pacing, the F overlay on) on Xvfb with llvmpipe, its gallery script played "
+           f"in real time through the window's pointer handlers; {rep['warmup']:g} s untimed, then "
+           f"{rep['seconds_per_scene']:g} s timed. *Overlay*: the median of the F overlay's FPS readings; "
+           "*outside*: buffer swaps counted per second of wall time; CPU per frame: utime + stime of the game "
+           "process (every thread: Python, numba, llvmpipe) and of the Xvfb process over the timed seconds "
+           "(/proc/PID/stat), divided by the frames. *loaded*: a process spinning on the last core meanwhile.", ""]
+    ab = len(whos) > 1
+    if ab:
+        other = next(r["python"] for r in rows if r["who"] == "ab")
+        out += [f"A/B: every probe alternated with `{other}` (another checkout, *before*), one after the other, "
+                "so both see the same load; *after* is this checkout.", ""]
+    head = ("| scene | mode | FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame | Xvfb CPU ms/frame "
+            "| load |")
+    if ab:
+        head = head.replace("| FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame |",
+                            "| FPS, overlay (before → after) | FPS, outside | frame ms, 90th pct | game CPU ms/frame "
+                            "(before → after) | CPU ratio |")
+    out += [head, "|---|---|" + "---:|" * (head.count("|") - 3)]
+
+    def med(rs, k):
+        vals = [r[k] for r in rs if r[k] is not None]
+        return statistics.median(vals) if vals else float("nan")
+    for name in names:
+        for mode in modes:
+            got = {w: [r for r in rows if r["name"] == name and r["mode"] == mode and r["who"] == w] for w in whos}
+            if not all(got.values()):
+                continue
+            label = {"100k": "100,000-point rope scene"}.get(name, name)
+            a = got["this"]
+            load_ = statistics.median(r["load"][0] for rs in got.values() for r in rs)
+            if ab:
+                b = got["ab"]
+                out.append(f"| {label} | {mode} | {med(b, 'fps_overlay_median'):.1f} → **{med(a, 'fps_overlay_median'):.1f}** "
+                           f"| {med(a, 'fps_outside'):.1f} | {med(a, 'p90_frame_ms'):.1f} "
+                           f"| {med(b, 'cpu_ms_per_frame'):.1f} → **{med(a, 'cpu_ms_per_frame'):.1f}** "
+                           f"| {med(a, 'cpu_ms_per_frame') / med(b, 'cpu_ms_per_frame'):.2f} "
+                           f"| {med(a, 'xvfb_cpu_ms_per_frame'):.1f} | {load_:.2f} |")
+            else:
+                out.append(f"| {label} | {mode} | {med(a, 'fps_overlay_median'):.1f} | {med(a, 'fps_outside'):.1f} "
+                           f"| {med(a, 'p90_frame_ms'):.1f} | {med(a, 'cpu_ms_per_frame'):.1f} "
+                           f"| {med(a, 'xvfb_cpu_ms_per_frame'):.1f} | {load_:.2f} |")
+    return "\n".join(out) + "\n"
+
+
 # ── the report ───────────────────────────────────────────────────────────────
 def fmt_ms(ms: float) -> str:
     return f"{ms:.2f}" if ms < 1000 else f"**{ms / 1e3:.1f} s**"
@@ -656,7 +1015,28 @@ def main(argv=None) -> int:
     ap.add_argument("--probe-memory", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--probe-studio", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="JSON", type=Path, help="no measuring: the tables from a --json file")
+    ap.add_argument("--window", action="store_true", help="the real window instead: every scene played on Xvfb "
+                    "(started here unless --display names one), F overlay and outside figures, CPU per frame")
+    ap.add_argument("--loaded", action="store_true", help="with --window: also each scene with a busy process "
+                    "on the other core")
+    ap.add_argument("--display", help="with --window: the X display to use (default: start a private Xvfb)")
+    ap.add_argument("--seconds", type=float, default=WINDOW_SECONDS, help="with --window: timed seconds per scene")
+    ap.add_argument("--warmup", type=float, default=WINDOW_WARMUP, help="with --window: untimed seconds first")
+    ap.add_argument("--rounds", type=int, default=1, help="with --window: runs of each scene (medians are shown)")
+    ap.add_argument("--ab", metavar="PYTHON", help="with --window: alternate every probe with this interpreter "
+                    "(another checkout's .venv/bin/python): an interleaved A/B")
+    ap.add_argument("--shots", metavar="DIR", type=Path, help="screenshots of every scene in the real window "
+                    "into DIR; with --ab also the other checkout's and their differences")
+    ap.add_argument("--probe-window", metavar="LEVEL", help=argparse.SUPPRESS)
+    ap.add_argument("--probe-shot", nargs=2, metavar=("LEVEL", "PNG"), help=argparse.SUPPRESS)
+    ap.add_argument("--xvfb-pid", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.probe_shot:
+        probe_shot(args.probe_shot[0], Path(args.probe_shot[1]))
+        return 0
+    if args.probe_window:
+        print(json.dumps(probe_window(args.probe_window, args.seconds, args.warmup, args.xvfb_pid or None)))
+        return 0
     if args.probe_memory:
         print(json.dumps(probe_memory()))
         return 0
@@ -665,11 +1045,24 @@ def main(argv=None) -> int:
         return 0
     args.argv, skip = [], False   # the run line shows what shapes the figures, not where files went
     for a in sys.argv[1:] if argv is None else argv:
-        if skip or a in ("--json", "--png", "--write", "--render"):
+        if skip or a in ("--json", "--png", "--write", "--render", "--display", "--ab"):
             skip = not skip
             continue
         args.argv.append(a)
     args.only = [s.strip() for s in args.only.split(",") if s.strip()]
+    if args.shots:
+        shots_run(args)
+        return 0
+    if args.window:
+        rep = json.loads(args.render.read_text()) if args.render else window_run(args)
+        table = window_markdown(rep)
+        print(table)
+        if args.json and not args.render:
+            args.json.write_text(json.dumps(rep, indent=1, default=str))
+        if args.write:
+            write_doc(args.write, table, WINDOW_BEGIN, WINDOW_END)
+            print(f"wrote {args.write}", file=sys.stderr)
+        return 0
     rep = json.loads(args.render.read_text()) if args.render else run(args)
     table = markdown(rep)
     print(table)

@@ -1,8 +1,9 @@
 """Rope benchmark: the engine against pymunk chains and the pure-Python port, in one run.
 
-    .venv/bin/python -m bench.run                 # W1–W4, every contender (a couple of minutes)
+    .venv/bin/python -m bench.run                 # W1–W5, every contender (a few minutes)
     .venv/bin/python -m bench.run --quick         # smoke run: fewer repeats, stretch on a rope subset
     .venv/bin/python -m bench.run --levels        # ... plus each shipped level's own step
+    .venv/bin/python -m bench.run --workloads W1,W4   # a subset
     .venv/bin/python -m bench.run --write docs/performance.md   # refresh the doc's generated section
 
 Per workload of ../shared/perf/WORKLOADS.md and per contender: the median ms per fixed
@@ -36,15 +37,17 @@ import numpy as np  # noqa: E402
 
 from bench.contenders import CONTENDERS, Engine  # noqa: E402
 from bench.workloads import STIFFNESS_STEPS, WORKLOADS, stretch  # noqa: E402
+from ropework.systems.services import split  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_MS = {"W1": 0.5, "W2": 0.5, "W3": 0.5, "W4": 4.0}   # issue 7's per-step targets, ms
-SEED_STRETCH = {"W1": 3.8, "W2": 29.0, "W3": 14.3, "W4": 14.3}  # WORKLOADS.md: sequential order, max % of L
+TARGET_MS = {"W1": 0.5, "W2": 0.5, "W3": 0.5, "W4": 4.0, "W5": 8.0}   # issue 7's per-step targets (W5: issue 15's, two cores), ms
+SEED_STRETCH = {"W1": 3.8, "W2": 29.0, "W3": 14.3, "W4": 14.3, "W5": 14.3}  # WORKLOADS.md: sequential order, max % of L (W5's ropes are W4's)
 STIFF_TOLERANCE = 1.1     # issue 7: max stretch may be at most this × the sequential order's
 PEER_MS = {               # WORKLOADS.md, same kind of machine, for reference: Node, pymunk, pure Python
     "W1": (0.011, 0.016, 0.196), "W2": (0.034, 0.057, 0.544),
     "W3": (1.13, 2.34, 17.3), "W4": (12.5, 26.6, 185.0),
 }
+ENGINE_ONLY = {"W5"}      # workloads timed for the engine alone: pymunk needs ≈4 GB and minutes to build a million bodies, pure Python seconds a step
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"   # the doc's generated section
 
 
@@ -233,6 +236,8 @@ def run(args) -> Report:
     # Then each workload's contenders back to back, so a ratio compares runs minutes apart at most.
     for w in chosen:
         for cls in CONTENDERS:
+            if w.id in ENGINE_ONLY and cls is not Engine:
+                continue
             print(f"  {w.id} {cls.label} …", file=sys.stderr, flush=True)
             rep.results[w.id, cls.label] = run_contender(cls, w, budget)
     if args.levels:
@@ -291,9 +296,14 @@ def markdown(rep: Report) -> str:
         target = TARGET_MS[w.id]
         out.append(f"| {w.id} {w.name} | {w.points:,} | " + " | ".join(cells) + " | " + " | ".join(ratio)
                    + f" | ≤ {target:g} | {'yes' if e <= target else f'no ({e / target:.1f}× over)'} |")
-    out += ["", "Ratios above 1× mean the engine is faster. WORKLOADS.md measured the peers on this kind of "
+    big = [w.id for w in ids if w.points >= split.PARALLEL_POINTS]
+    threads = (f" {', '.join(big)}: the engine's step runs on {split.threads()} threads "
+               f"(`split.PARALLEL_POINTS` = {split.PARALLEL_POINTS:,} points); every smaller workload on one."
+               if big else "")
+    out += ["", "Ratios above 1× mean the engine is faster." + threads + " WORKLOADS.md measured the peers on this kind of "
             "machine at (Node, pymunk, pure Python): "
-            + "; ".join(f"{w.id} {PEER_MS[w.id][0]:g} / {PEER_MS[w.id][1]:g} / {PEER_MS[w.id][2]:g} ms" for w in ids)
+            + "; ".join(f"{w.id} {PEER_MS[w.id][0]:g} / {PEER_MS[w.id][1]:g} / {PEER_MS[w.id][2]:g} ms"
+                        for w in ids if w.id in PEER_MS)
             + ".",
             "", "### Stiffness after 600 steps (|segment − L| / L, % — max / mean)", "",
             "| workload | seed's sequential order (max) | " + " | ".join(labels)
@@ -389,7 +399,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer, shorter repeats; stretch on rope subsets")
     ap.add_argument("--levels", action="store_true", help="also time each levels/*.toml scene's step at 1280×720")
-    ap.add_argument("--workloads", default="W1,W2,W3,W4", help="comma-separated subset, e.g. W1,W3")
+    ap.add_argument("--workloads", default="W1,W2,W3,W4,W5", help="comma-separated subset, e.g. W1,W3")
     ap.add_argument("--write", metavar="DOC", type=Path,
                     help="write the table into DOC between the bench markers (e.g. docs/performance.md)")
     args = ap.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The standard rope workloads W1–W4 of ../shared/perf/WORKLOADS.md, built for every contender.
+"""The standard rope workloads W1–W5 of ../shared/perf/WORKLOADS.md, built for every contender.
 
 Rope r (0-based) has n_r points; its anchor is (40 + spacing·r, 60) and it is laid out
 straight along DIRS[r mod 4], point j at anchor + dir·j·L, previous position = position,
@@ -56,6 +56,7 @@ WORKLOADS = (
     Workload("W2", "tendrils", (38,) * 16, 8.0, 4, 40.0),
     Workload("W3", "scale 10k", (40,) * 256, 8.0, 8, 30.0),
     Workload("W4", "scale 100k", (40,) * 2500, 8.0, 8, 30.0),
+    Workload("W5", "scale 1M", (40,) * 25000, 8.0, 8, 30.0),
 )
 
 

@@ -15,6 +15,8 @@ class Frame:
     dt: the fixed step, seconds. t: scene time at the start of the step, seconds.
     width, height: the viewport, pixels. rng: the scene's seeded generator — the
     only source of randomness, so a seed replays exactly.
+    relaid: the scene was laid out again for a new viewport (a resize), not loaded or
+    reset; what a kind shows on load only (the dot grid's intro) stays off.
     """
 
     dt: float
@@ -25,3 +27,4 @@ class Frame:
     reduced_motion: bool = False
     theme: str = "light"
     steps: int = 0
+    relaid: bool = False

@@ -120,11 +120,11 @@ class Scene:
         if self._closed:
             raise SceneClosed(f"the scene of {self.level.path.name} is closed; open another with Scene.load(...)")
 
-    def _build(self) -> None:
+    def _build(self, relaid: bool = False) -> None:
         self._check_open()
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
-                           theme=self.theme)
+                           theme=self.theme, relaid=relaid)
         self._drop_world()   # a rebuild starts from an empty world
         with self.active():
             self.pointer_entity = esper.create_entity(Pointer())
@@ -211,7 +211,7 @@ class Scene:
         self._check_open()
         if (width, height) != (self.width, self.height):
             self.width, self.height = width, height
-            self._build()
+            self._build(relaid=True)
 
     def reset(self) -> None:
         self._build()

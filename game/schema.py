@@ -152,6 +152,11 @@ def validate(data: dict, schema: Table, file, path: str = "", skip=()) -> dict:
             out[name] = [validate(e, sub, file, f"{p}[{i}]") for i, e in enumerate(v)]
         else:
             fail(p, "unknown key" + suggest(name, schema.names()))
+    for name, (_, lo, hi, _) in schema.arrays.items():
+        if lo > 0 and name not in out:
+            p = f"{path}.{name}" if path else name
+            header = re.sub(r"\[\d+\]", "", p)          # layer[0].rope → the TOML header [[layer.rope]]
+            fail(p, f"missing; expected {lo}..{hi} [[{header}]] tables")
     for name, k in schema.keys.items():
         if k.default is None and name not in out:
             fail(f"{path}.{name}" if path else name, f"missing; expected {k.expected()}")

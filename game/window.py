@@ -32,6 +32,7 @@ BANNER_FONT = 26               # pt: a newly opened level's title
 HELP_KEYS_WIDTH = 90           # px: the help's key column
 HELP_WIDTH = 560               # px: the help's heading wraps at this width
 ROW = 20                       # px between help lines at FONT
+FRAME_PERIOD = 1 / 60          # s between frames the window aims at (the display's rate; one fixed step each)
 
 # The controller's cursor names (CSS's) → pyglet system cursors. No platform pyglet
 # drives has a closed-hand cursor among its system cursors, so "grabbing" is the
@@ -126,13 +127,33 @@ class Overlay:
             yield x - cw / 2, x + cw / 2, y - ch / 2, y + ch / 2
 
 
+def next_due(due: float, now: float, period: float = FRAME_PERIOD) -> float:
+    """When the frame after one that was ``due`` and started at ``now`` is due: one period later,
+    so lateness is not carried into the rate; more than a period behind, one period after now."""
+    return (now if now - due > period else due) + period
+
+
 class PlayWindow(arcade.Window):
     """The game's window. Opened before its scene exists (`show_notice` can speak while the
     scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
 
     def __init__(self, size: tuple[int, int], title: str):
-        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True)
+        # No multisampled window framebuffer (arcade's default is 4× MSAA): every draw already
+        # anti-aliases its own edges (coverage in the shaders, the lanyard's 2×2 supersampled
+        # layer), as the off-screen --record path always did. On llvmpipe the 4 samples a pixel
+        # and their resolve at every swap cost more than the scene: 43 → 8 ms of CPU a frame for
+        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab, issue 15).
+        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True, antialiasing=False)
         self.overlay = Overlay()
+        # Frames on a fixed grid of FRAME_PERIOD. Arcade's pyglet interval re-arms from the time
+        # it was *called*, so every late wake-up (the event loop's select, a busy core) is added
+        # to the period for good: 58–59 FPS where 60 fit. Here each frame is due one period after
+        # the previous one was due; a frame that overran starts at once, and one more than a
+        # period behind starts the grid again from now instead of bursting to catch up.
+        pyglet.clock.unschedule(self._dispatch_frame)
+        self._due = 0.0                            # perf_counter time the next frame is due; 0: not started
+        self._last_tick = 0.0
+        pyglet.clock.schedule_once(self._tick, 0.0)
         self._cursor = ""                          # the cursor name shown; "" until the first sync
         self._cursors: dict = {}                   # pyglet cursors made so far, by name (made once each)
 
@@ -153,6 +174,21 @@ class PlayWindow(arcade.Window):
         self._sync_cursor()
         from ropework.studio_view import WindowHooks   # the studio's panel (E); built when first opened
         self.studio = WindowHooks(self, ctl)
+
+    def _tick(self, _dt: float) -> None:
+        now = time.perf_counter()
+        dt = now - self._last_tick if self._last_tick else FRAME_PERIOD
+        self._last_tick = now
+        self._due = next_due(self._due, now)
+        if self.closed:
+            return
+        try:
+            self._dispatch_updates(dt)                     # on_update (and arcade's fixed updates)
+            if not self.closed:
+                self.draw(dt)                              # on_draw, then the buffer swap
+        finally:
+            if not self.closed:
+                pyglet.clock.schedule_once(self._tick, max(0.0, self._due - time.perf_counter()))
 
     @property
     def scene(self) -> Scene:

@@ -24,6 +24,11 @@ gap: further it would only overdraw its neighbours) fades out around it,
 glow·lit opaque; `fade` fades dots out near the window's edges;
 `intro` grows each dot from nothing, the centre first, with a little
 overshoot (the easing's back-out).
+Each quad holds only the pixels its dot can change: the disc to 0.5 px past
+its edge and the halo down to alpha INVISIBLE (half an 8-bit level, which
+rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
+a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
+quad's vertices and triangles (docs/performance.md, "Issue 17's keys").
 
 A sleeping grid (`DotSleep`: its step changed nothing) whose dots cover more
 pixels than the viewport (`cache_pays`) is drawn once into a cached image — premultiplied alpha, so compositing it equals drawing the dots
@@ -55,7 +60,7 @@ in vec3 in_colour;
 out vec2 v_local;
 out vec3 v_colour;
 void main() {
-    float ext = radius + 1.0;
+    float ext = radius + 0.5;   // cover is 0 from radius + 0.5 out: the quad holds every pixel it lights
     vec2 q = in_origin + in_offset + in_corner * ext;
     gl_Position = scene_to_clip(q, viewport);
     v_local = in_corner * ext;
@@ -83,6 +88,8 @@ void main() {
 GLOW_REACH = 2.5      # a halo reaches this many dot radii beyond the dot's edge
 INTRO_SPREAD = 0.6    # fraction of the intro over which the pop front crosses the grid; each dot grows in the rest
 BACK_OUT = 1.70158    # the easing's overshoot constant (Penner's back-out: about 10 % past full size)
+INVISIBLE = 0.5 / 255.0   # alpha below which a fragment cannot change an 8-bit pixel: blending it moves the
+                          # pixel by less than half a level, which rounds back to what was there
 
 _LOOK_VS = """
 #version 330
@@ -117,6 +124,7 @@ out float v_reach;
 const float GLOW_REACH = %(glow_reach)s;
 const float SPREAD = %(spread)s;
 const float BACK = %(back)s;
+const float INVISIBLE = %(invisible)s;
 void main() {
     float s2 = dot(span, span);
     float lit = s2 > 0.0 ? clamp(dot(in_colour - base, span) / s2, 0.0, 1.0) : 0.0;
@@ -129,8 +137,19 @@ void main() {
     float speed = length(in_velocity);
     vec2 ax = speed > 1e-6 ? in_velocity / speed : vec2(1.0, 0.0);
     float half_len = 0.5 * stretch * speed;
+    float a = 1.0;
+    if (fade > 0.0) {
+        float e = min(min(in_origin.x, viewport.x - in_origin.x), min(in_origin.y, viewport.y - in_origin.y));
+        a = smoothstep(0.0, 1.0, clamp(e / fade, 0.0, 1.0));
+    }
     float halo = glow * lit > 0.0 ? min(GLOW_REACH * r, gap) : 0.0;
-    vec2 ext = vec2(r + half_len + halo + 1.0, r + halo + 1.0);
+    // The quad only needs the pixels a dot can change: its disc (cover > 0 up to 0.5 px past the
+    // edge) and the part of its halo whose alpha, glow·lit·a·h², reaches half a colour level:
+    // blending anything fainter rounds back to the pixel already there (see INVISIBLE).
+    float seen = glow * lit * a;
+    float halo_seen = seen > INVISIBLE ? halo * (1.0 - sqrt(INVISIBLE / seen)) : 0.0;
+    float edge = max(0.5, halo_seen);
+    vec2 ext = vec2(r + half_len + edge, r + edge);
     vec2 local = in_corner * ext;
     vec2 q = in_origin + in_offset + ax * local.x + vec2(-ax.y, ax.x) * local.y;
     gl_Position = scene_to_clip(q, viewport);
@@ -140,11 +159,6 @@ void main() {
     v_half = half_len;
     v_halo = glow * lit;
     v_reach = max(halo, 1e-3);
-    float a = 1.0;
-    if (fade > 0.0) {
-        float e = min(min(in_origin.x, viewport.x - in_origin.x), min(in_origin.y, viewport.y - in_origin.y));
-        a = smoothstep(0.0, 1.0, clamp(e / fade, 0.0, 1.0));
-    }
     v_alpha = a;
 }
 """
@@ -161,6 +175,7 @@ in float v_halo;
 in float v_alpha;
 in float v_reach;
 out vec4 out_colour;
+const float INVISIBLE = %(invisible)s;
 void main() {
     float d;
     if (square == 1) {
@@ -175,7 +190,7 @@ void main() {
         cover = max(cover, v_halo * h * h);
     }
     float a = cover * v_alpha;
-    if (a <= 0.0) discard;
+    if (a < INVISIBLE) discard;
     out_colour = premultiply == 1 ? vec4(v_colour * a, a) : vec4(v_colour, a);
 }
 """
@@ -213,7 +228,8 @@ class DotsGL:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        consts = {"glow_reach": f"{GLOW_REACH:.6f}", "spread": f"{INTRO_SPREAD:.6f}", "back": f"{BACK_OUT:.6f}"}
+        consts = {"glow_reach": f"{GLOW_REACH:.6f}", "spread": f"{INTRO_SPREAD:.6f}", "back": f"{BACK_OUT:.6f}",
+                  "invisible": f"{INVISIBLE:.9f}"}
         self.program = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_FS)
         self.seed_cached = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_SEED_PREMULTIPLIED_FS)
         self.look = ctx.program(vertex_shader=gfx.vertex_shader(_LOOK_VS % consts), fragment_shader=_LOOK_FS % consts)

@@ -158,6 +158,8 @@ in vec2 v_uv;
 out vec4 out_colour;
 
 vec3 to_linear(vec3 c) { return pow(c, vec3(2.2)); }
+// x^5 by multiplying: llvmpipe's pow is an exp2 of a log2, per pixel, per light, twice (Schlick's Fresnel)
+float pow5(float x) { float x2 = x * x; return x2 * x2 * x; }
 
 float ggx(float NdotH, float NdotL, float NdotV, float rough) {
     float a = rough * rough;
@@ -187,16 +189,17 @@ void main() {
         vec3 H = normalize(L + V);
         float NdotH = max(dot(N, H), 0.0);
         float VdotH = max(dot(V, H), 0.0);
-        vec3 F = F0 + (1.0 - F0) * pow(1.0 - VdotH, 5.0);
+        float f5 = pow5(1.0 - VdotH);   // Schlick's weight, shared by the base and the coat
+        vec3 F = F0 + (1.0 - F0) * f5;
         vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
-        float cF = 0.04 + 0.96 * pow(1.0 - VdotH, 5.0);
+        float cF = 0.04 + 0.96 * f5;
         vec3 under = (albedo / PI + spec) * (1.0 - coat * cF);   // what the coat lets through (three.js)
         col += u_light_rad[i] * NdotL * (under + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough));
     }
     // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
     vec3 R = reflect(-V, N);
     float env = mix(0.03, 0.55, smoothstep(-0.3, 0.9, R.y));
-    float fres = 0.04 + 0.96 * pow(1.0 - NdotV, 5.0);
+    float fres = 0.04 + 0.96 * pow5(1.0 - NdotV);
     col += coat * fres * env + metal * F0 * mix(0.25, 0.9, smoothstep(-0.5, 0.8, R.y));
     col = pow(clamp(col, 0.0, 1.0), vec3(1.0 / 2.2));
     out_colour = vec4(col, 1.0);

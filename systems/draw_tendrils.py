@@ -18,6 +18,9 @@ Each frame in which the simulation has advanced:
 A frame drawn again with no step in between only shows the light (it adds
 nothing twice). The light is kept in float and clamped when it fades, which is
 what the seed's 8-bit canvas does, minus its ghost pixels that never fade out.
+The light has one texel per target pixel unless the scene's bundles together would
+pass MAX_LIGHT_PIXELS (an 8192² recording): then each keeps it coarser, scaled up
+with bilinear filtering when shown, so memory stays bounded by the cap.
 Draw calls per frame are fixed (fade, glow, core, sparks, pointer glow, show),
 whatever the number of ropes and sparks.
 """
@@ -38,6 +41,8 @@ GLOW_INNER = (1.0, 1.0, 1.0, 0.8)                 # white-hot centre
 GLOW_MID = (25 / 255, 240 / 255, 1.0, 0.25)       # cyan at 30% of the radius
 GLOW_OUTER = (25 / 255, 240 / 255, 1.0, 0.0)      # cyan, gone at the rim
 GLOW_MID_AT = 0.3                                 # where the middle stop sits, fraction of the radius
+MAX_LIGHT_PIXELS = 3840 * 2160    # light texels of all a scene's bundles together (two RGBA16F each: ~133 MB at most);
+                                  # past it (an 8192² recording, dozens of layers) each keeps its light coarser, drawn smoothed
 
 _FULL_VS = """
 #version 330
@@ -95,11 +100,20 @@ void main() {
 """
 
 
+def light_size(target: tuple[int, int], bundles: int) -> tuple[int, int]:
+    """Texels (w, h) of each of ``bundles`` light buffers for a ``target`` of that many pixels:
+    one per pixel, or fewer in proportion when all of them would pass MAX_LIGHT_PIXELS."""
+    w, h = target
+    scale = min(1.0, (MAX_LIGHT_PIXELS / max(1, bundles * w * h)) ** 0.5)
+    return (w, h) if scale == 1.0 else (max(1, int(w * scale)), max(1, int(h * scale)))
+
+
 class _Trail:
     """One bundle's GL objects: the two light textures, strokes, spark quads."""
 
-    def __init__(self, ctx, size, n_sparks):
+    def __init__(self, ctx, size, n_sparks, coarse=False):
         self.size = size
+        self.coarse = coarse        # fewer texels than target pixels (MAX_LIGHT_PIXELS)
         self.tex = [ctx.texture(size, components=4, dtype="f2", filter=(ctx.NEAREST, ctx.NEAREST))
                     for _ in range(2)]
         self.fbo = [ctx.framebuffer(color_attachments=[t]) for t in self.tex]
@@ -137,14 +151,15 @@ class DrawTendrils:
             return
         gl = self._programs(ctx)
         ptr = next((p for _, p in esper.get_component(Pointer)), None)
+        size = light_size(tuple(int(v) for v in ctx.viewport[2:]), len(found))
         for ent, (pts, ropes, look, td, layer) in found:
             if layer.name != layer_name:
                 continue
-            size = tuple(int(v) for v in ctx.viewport[2:])
             sp = esper.try_component(ent, Sparks)
             trail = self._trails.get(ent)
             if trail is None or trail.size != size:
-                trail = self._trails[ent] = _Trail(ctx, size, sp.size if sp is not None else 0)
+                coarse = size != tuple(int(v) for v in ctx.viewport[2:])
+                trail = self._trails[ent] = _Trail(ctx, size, sp.size if sp is not None else 0, coarse)
             if trail.steps != frame.steps:
                 elapsed = 0.0 if trail.steps is None else (frame.steps - trail.steps) * frame.dt
                 trail.steps = frame.steps
@@ -164,12 +179,15 @@ class DrawTendrils:
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE          # additive, as canvas "lighter"
             trail.strokes.upload(pts.pos, ropes.start, ropes.count, look.colour, look.width)
+            # A coarse light (texels wider than pixels) draws the thin core a texel wide at the same
+            # light per length: thinner than a texel, it would break into dashes when scaled up.
+            thick = max(1.0, frame.width / trail.size[0]) if trail.coarse else 1.0
             if td.electrified:
                 trail.strokes.draw(viewport, width_scale=look.glow_width, override=look.electric_glow)
-                trail.strokes.draw(viewport, override=look.electric_core)
+                trail.strokes.draw(viewport, width_scale=thick, alpha_scale=1.0 / thick, override=look.electric_core)
             else:
                 trail.strokes.draw(viewport, width_scale=look.glow_width, alpha_scale=look.glow_alpha)
-                trail.strokes.draw(viewport, alpha_scale=look.core_alpha)
+                trail.strokes.draw(viewport, width_scale=thick, alpha_scale=look.core_alpha / thick)
             if sp is not None and sp.size:
                 live = np.flatnonzero(sp.life > 0)
                 q = trail.spark_data[:live.size]
@@ -193,7 +211,10 @@ class DrawTendrils:
         trail.current = dst
 
     def _show(self, ctx, gl, trail, look):
-        trail.tex[trail.current].use(0)
+        shown = trail.tex[trail.current]
+        shown.use(0)
+        if trail.coarse:
+            shown.filter = ctx.LINEAR, ctx.LINEAR       # smooth when scaled up; the fade reads texel for texel
         show = gl["show"]
         show["light"] = 0
         opaque = look.backdrop[3] > 0
@@ -204,5 +225,7 @@ class DrawTendrils:
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.ONE, ctx.ONE      # the light is added onto what is below
         gl["quad"].render(show)
+        if trail.coarse:
+            shown.filter = ctx.NEAREST, ctx.NEAREST
         ctx.enable(ctx.BLEND)
         ctx.blend_func = ctx.BLEND_DEFAULT

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from ropework.components import Forces, Points
+from ropework.systems.services import split
 from ropework.systems.services.kernels import kernel
 
 _NO_EXTRA = np.zeros((0, 3), np.float32)
@@ -60,8 +61,18 @@ def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
         _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, False)
 
 
+def integrate_split(pos, prev, inv_mass, gravity, extra, damping, dt) -> None:
+    """`integrate` on `split.threads` threads, in row ranges of `split.PIECE_POINTS` points:
+    each point's step reads only its own row, so the bits are `integrate`'s."""
+    n = pos.shape[0]
+    has_extra = extra.shape[0] == n
+    split.run((integrate, (pos[a:b], prev[a:b], inv_mass[a:b], gravity, extra[a:b] if has_extra else extra[:0],
+                           damping, dt)) for a, b in split.pieces(n))
+
+
 class Integrate(esper.Processor):
     def process(self, frame):
         for _, (pts, f) in esper.get_components(Points, Forces):
             extra = f.extra if f.extra is not None else _NO_EXTRA
-            integrate(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)
+            step = integrate_split if len(pts.pos) >= split.PARALLEL_POINTS and split.threads() > 1 else integrate
+            step(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)

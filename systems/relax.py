@@ -49,6 +49,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ropework.components import Bounds, Constraints, Points
+from ropework.systems.services import split
 from ropework.systems.services.kernels import kernel
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
@@ -257,6 +258,7 @@ class Schedule:
     m: int
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
+    parts: tuple | None = None   # `unpack(plan)` as numpy views, and the chain groups' pieces: made by `solve_split`
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
@@ -514,10 +516,45 @@ def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
     solve(pos, inv_mass, rest, passes, lo, hi, packed, float(share), *paths(packed, d))
 
 
+def chain_points(packed) -> int:
+    """Point slots in the chain groups of a `plan` (padding included): what `solve_split` shares out."""
+    return int(packed[2])
+
+
+def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None:
+    """`solve` for the schedule ``s``, its work shared among `split.threads` threads: the
+    chain groups in pieces of about `split.PIECE_POINTS` points, and the level-ordered rest
+    as one piece more. No two pieces share a point, and each is the kernel call `solve`
+    makes on its part, so every point ends with the bits `solve` gives it. Only from Python:
+    the one-thread `solve` never reaches this, so no small scene compiles or waits for it."""
+    if passes <= 0:
+        return
+    if s.parts is None:
+        arrays = unpack.py_func(s.plan)   # the same views, by numpy
+        slots = arrays[0][:, 1]            # first point slot of each group, and their total last
+        ng = slots.shape[0] - 1
+        cuts = sorted({*np.searchsorted(slots, [a for a, _ in split.pieces(int(slots[-1]))]).tolist(), ng})
+        s.parts = arrays, [(g0, g1) for g0, g1 in zip(cuts[:-1], cuts[1:]) if g1 > g0]
+    (groups, cmap, pmap, order, free, loose), ranges = s.parts
+    s32 = np.float32(share)           # as `solve` makes it
+    jobs = []
+    if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
+        jobs.append((_relax_levels, (pos, inv_mass, rest, passes, lo, hi, order, free, s32)))
+    jobs += [(_relax_chains, (pos, inv_mass, rest, passes, lo, hi, groups[g0:g1 + 1], cmap, pmap, s32, *s.paths[:3]))
+             for g0, g1 in ranges]
+    split.run(jobs)
+    if lo.shape[0] == pos.shape[1]:
+        clamp(pos, inv_mass, loose, lo, hi)
+
+
 class Relax(esper.Processor):
     def process(self, frame):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             box = esper.try_component(ent, Bounds)
             lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
             packed = schedule(con, pts.pos.shape)
-            solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths)
+            big = split.PARALLEL_POINTS
+            if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
+                solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
+            else:
+                solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths)

@@ -117,7 +117,7 @@ SCHEMA = table(
     Key("glow", "float", 0.0, "opacity of a soft halo around lit dots", lo=0.0, hi=1.0),
     Key("fade", "float", 0.0, "dots fade out over this many px along the window's edges", lo=0.0, hi=10_000.0),
     Key("shape", "choice", "circle", "dot shape", choices=("circle", "square")),
-    Key("intro", "float", 0.0, "the grid pops in from the centre over this long after load, s (0: none; off "
+    Key("intro", "float", 0.0, "the grid pops in from the centre over this long after load (not after a resize), s (0: none; off "
         "under reduced motion)", lo=0.0, hi=10.0),
 )
 
@@ -185,7 +185,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
                      light_base=tuple(parse_colour(cfg["light_colour"])[:3]),
                      light_active=tuple(parse_colour(cfg["light_active_colour"])[:3]))
     look = DotLook(swell=cfg["swell"], stretch=cfg["stretch"], glow=cfg["glow"], fade=cfg["fade"],
-                   shape=cfg["shape"], intro=0.0 if calm else cfg["intro"])
+                   shape=cfg["shape"], intro=0.0 if calm or frame.relaid else cfg["intro"])   # on load only
     extra = []
     if dynamic:
         from ropework.systems.repel import spring_constants, spring_step   # kernels only for a jelly grid

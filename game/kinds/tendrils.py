@@ -171,7 +171,7 @@ SCHEMA = table(
     Key("autopilot", "bool", True, "move the pointer on a slow path when nobody does (off with reduced motion)"),
     Key("autopilot_after", "float", AUTOPILOT_AFTER, "seconds without input before the autopilot starts",
         lo=0.0, hi=1e6, live=into(Autopilot, "after")),
-    palette=(COLOUR, 1, 1000, "the rope colours (default: the seed's six neon colours)"),
+    palette=(COLOUR, 0, 1000, "the rope colours (none given: the seed's six neon colours)"),
 )
 
 

@@ -24,6 +24,7 @@ TEXT_EVERY = 360           # px between print centres
 TEXT_DROP = 2              # px: the seed centres the print 2 px below the middle
 
 TITLE_CLEAR = 3           # art units (1 % of the card's width) of plain stock between the dots and the title
+SUBTITLE_CLEAR = 3        # art units between the subtitle's baseline and the accent band: room for its descenders
 ART_PX_PER_UNIT = 380      # card art pixels per scene unit of card: sharp at the layer's largest size
 MAX_ART_SIDE = 1024        # px: a card's picture is never larger a side (the default card's is 608×855), so
                            # what a level's card dimensions ask of the GPU stays ~6 MB a face whatever they are
@@ -114,7 +115,11 @@ def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accen
     faint = tuple(int(v) for v in np.round(bg + (np.array(ink_rgb) - bg) * 0.16))
     margin = 8 * u
     face, stroke = _fit(draw, title, w - 2 * margin, int(22 * u), True)
-    ty = h * 0.64
+    band = h - 17 * u                               # the accent band's top
+    # The title's baseline at 64 % of the height, but never so low that the subtitle under it (its
+    # baseline 9 u lower, descenders SUBTITLE_CLEAR u more) reaches the band: a landscape card is
+    # only ~71 u tall, and there 64 % put the subtitle under the band.
+    ty = min(h * 0.64, band - (9 + SUBTITLE_CLEAR) * u)
     # The dotted field stops a clear band above the title's ink: a dot touching a letter's top
     # drew, shrunk on screen, a dark speck on the card face (over "moeru"'s e).
     ink_top = draw.textbbox((margin, ty), title, font=face, anchor="ls", stroke_width=stroke)[1] if title else ty
@@ -129,7 +134,6 @@ def card_art(size_units, title: str, subtitle: str, colour: str, ink: str, accen
     draw.text((margin, ty), title, fill=ink_rgb, font=face, anchor="ls", stroke_width=stroke, stroke_fill=ink_rgb)
     sface, _ = _fit(draw, subtitle, w - 2 * margin, int(6.5 * u), False)
     draw.text((margin, ty + 9 * u), subtitle, fill=ink_rgb, font=sface, anchor="ls")
-    band = h - 17 * u
     draw.rectangle((0, band, w, h), fill=_rgb(accent))
     tag, _ = font(int(5.5 * u), True)
     draw.text((margin, band + 8.5 * u), "ALL ACCESS", fill=(255, 255, 255), font=tag, anchor="lm")

@@ -103,9 +103,12 @@ def test_bad_sub_table_arrays(kind, prefix, arr):
              ([{**g.minimal(sub), "bogus_key": 1}], "unknown key")]
     if lo > 0:
         cases.append(([], f"expected {lo}..{hi} entries, found 0"))
+        cases.append((None, f"missing; expected {lo}..{hi} [[layer.{arr}]] tables"))   # no [[layer.rope]] at all
     for value, words in cases:
         doc = g.minimal_level(kind)
         doc["layer"][0][arr] = value
+        if value is None:
+            del doc["layer"][0][arr]
         key = f"{prefix}.{arr}" + ("[0].bogus_key" if words == "unknown key" else "")
         refused(write(doc), (1280, 720), key, words)
 

@@ -45,8 +45,9 @@ def _bools(kind: str, where: tuple) -> dict:
 
 
 def cases():
-    """Each numeric key at each bound: alone with the defaults, alone with every bool flipped, and
-    with the numeric keys declared before and after it at the same bound, bools flipped."""
+    """Each numeric key at each bound: alone with the defaults, and with the numeric keys declared
+    before and after it at the same bound and every bool flipped (alone with the bools flipped
+    where it has no neighbour): each key meets the flipped paths at its bound either way."""
     out = []
     for kind, prefix, table, where in levelgen.key_sites():
         names = _numeric(table)
@@ -54,11 +55,12 @@ def cases():
             group = tuple(names[max(0, i - 1):i + 2])
             for bound in ("lo", "hi"):
                 out.append(pytest.param(kind, where, (name,), bound, False, id=f"{kind}:{prefix}.{name}={bound}"))
-                out.append(pytest.param(kind, where, (name,), bound, True,
-                                        id=f"{kind}:{prefix}.{name}={bound},flipped"))
-                if len(group) > 1:
+                if len(group) > 1:          # the neighbours' case has the bools flipped: the key alone need not
                     out.append(pytest.param(kind, where, group, bound, True,
                                             id=f"{kind}:{prefix}.{name}+neighbours={bound},flipped"))
+                else:
+                    out.append(pytest.param(kind, where, (name,), bound, True,
+                                            id=f"{kind}:{prefix}.{name}={bound},flipped"))
     return out
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ropework.components.dots import DotSleep
+from ropework.components.dots import DotColours, DotSleep
 from ropework.render import Offscreen
+from ropework.systems.draw_dots import GLOW_REACH
 from tests.dots import dot_level, grid
 
 SIZE = (400, 300)
@@ -79,6 +80,16 @@ def test_the_intro_pops_the_grid_in_from_the_centre(scenes, gl_window, tmp_path)
     assert img[25, 25].max() > 200
 
 
+def test_a_resize_does_not_replay_the_intro(scenes, gl_window, tmp_path):
+    scene = scenes(dot_level(tmp_path, gap=50, dot_size=8, intro=1.0), size=(380, 280))
+    scene.step(90)                                               # the intro is over
+    scene.resize(*SIZE)                                          # re-laid: the clock starts again at 0
+    img = render(scene, gl_window)
+    assert img[25, 25].max() > 200 and img[125, 175].max() > 200
+    scene.reset()                                                # a reset is a load: it pops in again
+    assert render(scene, gl_window).max() < 60
+
+
 def test_no_intro_under_reduced_motion(scenes, gl_window, tmp_path):
     scene = scenes(dot_level(tmp_path, gap=50, dot_size=8, intro=1.0), size=SIZE, reduced_motion=True)
     assert render(scene, gl_window)[25, 25].max() > 200
@@ -103,3 +114,33 @@ def test_a_sleeping_grid_draws_its_cached_image(scenes, gl_window, tmp_path, key
     diff = np.abs(cached - direct)
     assert np.percentile(diff, 99) <= 1 and diff.max() <= 3 and (cached == again).all()
     assert (direct.max(axis=2) > 60).sum() > 1000
+
+
+def reference_dot(size, centre, radius, colour, halo, reach, background) -> np.ndarray:
+    """float64[h, w, 3]: one round dot with a halo over the background, the look shader's formula at
+    every pixel centre (cover = clamp(0.5 − d), halo·(1 − d/reach)², the larger wins; blended over)."""
+    ys, xs = np.mgrid[0:size[1], 0:size[0]] + 0.5
+    d = np.hypot(xs - centre[0], ys - centre[1]) - radius
+    cover = np.maximum(np.clip(0.5 - d, 0.0, 1.0), halo * (1.0 - np.clip(d / reach, 0.0, 1.0)) ** 2)
+    a = cover[..., None]
+    return 255.0 * (np.asarray(colour) * a + np.asarray(background) * (1.0 - a))
+
+
+@pytest.mark.parametrize("lit", [1.0, 0.2, 0.02, 0.003])
+def test_a_dot_at_a_known_offset_lights_exactly_the_pixels_its_formula_does(scenes, gl_window, tmp_path, lit):
+    """The quad is cut to what a dot can change (its disc and the halo down to half a colour level):
+    every pixel of a halo, faint or bright, is as the formula says, within one level of rounding,
+    including those outside the cut quad."""
+    scene = scenes(dot_level(tmp_path, gap=100, dot_size=10, swell=0.5, glow=0.8), size=SIZE)
+    g = grid(scene)
+    (_, colours), = scene.find(DotColours)
+    i = 1 * g.cols + 1                                   # the dot at (150, 150)
+    g.offset[i] = (7.25, -4.5)
+    g.colour[i] = colours.base + lit * (colours.active - colours.base)
+    img = render(scene, gl_window)
+    r = 5.0 * (1.0 + 0.5 * lit)
+    want = reference_dot(SIZE, (157.25, 145.5), r, g.colour[i], 0.8 * lit, min(GLOW_REACH * r, g.gap),
+                         np.round(np.asarray(scene.background[:3]) * 255.0) / 255.0)   # cleared in 8 bits
+    window = (slice(110, 185), slice(115, 200))          # the dot, its halo and a margin around both
+    assert np.abs(img[window] - np.round(want[window])).max() <= 1
+    assert (img[window].max(axis=2) > 200).sum() > 60     # the disc itself is there

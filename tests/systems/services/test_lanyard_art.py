@@ -53,3 +53,19 @@ def test_the_dotted_field_stops_clear_of_the_title(title):
     band = a[int(top - 3 * u):top]
     assert np.all(band == [0xD6, 0xD3, 0xCB]), "dots reach into the title's clear band"
     assert not np.all(a[int(top - 12 * u):top] == [0xD6, 0xD3, 0xCB])                 # the field is still there above
+
+
+@pytest.mark.parametrize("size", [(1.6, 2.25, 0.04), (2.25, 1.6, 0.04)], ids=["portrait", "landscape"])
+def test_the_subtitle_sits_above_the_accent_band(size):
+    """The landscape card (levels/landscape.toml) put its subtitle under the band."""
+    stock, ink = "#9aa4b4", "#111113"
+    a = card_art(size, "ropework", "all access", stock, ink, "#d90429")[..., :3].astype(int)
+    h = a.shape[0]
+    red = np.all(a[:, 1] == RED, axis=-1)                       # the band, read down its left edge
+    band = int(np.flatnonzero(red)[0])
+    assert red[band:].all() and band > h // 2
+    inky = (np.abs(a - [0x11, 0x11, 0x13]).sum(-1) < 60).any(axis=1)
+    rows = np.flatnonzero(inky)
+    u = a.shape[1] / 100
+    assert band - rows.max() > 1.5 * u      # the subtitle whole, clear of the band (drawn after it, the band hid its foot)
+    assert (np.diff(rows) > 1).any()                            # title and subtitle are two blocks of ink
