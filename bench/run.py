@@ -180,7 +180,7 @@ def profile_engine(w, budget: Budget) -> dict:
                                                   f.damping, dt)
     plan = relax_mod.schedule(con, pts.pos.shape)   # what the system keeps on Constraints
     parts["relax kernel"] = lambda: relax_mod.solve(pts.pos, pts.inv_mass, con.rest, con.passes, box, box, plan,
-                                                    con.share)
+                                                    con.share, *con.schedule.paths)
     parts["schedule"] = lambda: relax_mod.plan(len(pts.pos), True, con.a, con.b)
     out = {"others": sorted(n for n in by_name if n not in ("integrate", "relax"))}
     short = dataclasses.replace(budget, repeat_s=budget.repeat_s / 2)

@@ -17,6 +17,13 @@ set to a new empty folder: a fresh install's very first launch, minus the OS fil
 cache, which is not dropped). Bytecode is written to a private folder in every run
 (PYTHONPYCACHEPREFIX), so the repository is not touched.
 
+``--levels`` adds the cold table issue 15 asks for: every shipped level's first run with an
+empty kernel cache (ROPEWORK_CACHE_DIR a new empty folder), from this checkout and, with
+``--wheel``, from a wheel of it installed into a fresh venv (its dependencies taken from this
+checkout's .venv through a .pth line, so only ropework itself is the wheel's). Each row is
+the command's wall clock to its exit and its CPU seconds (the figure to read on a busy
+machine), then a warm rerun of the same level.
+
 Where the warm time goes comes from one more warm run of the same code path with
 timers around its phases (interpreter start, imports, level load, GL context, first
 step, first draw, PNG, exit).
@@ -75,11 +82,76 @@ def env_for(pycache: Path, numba_cache: Path | None) -> dict:
     env.pop("PYTHONDONTWRITEBYTECODE", None)      # bytecode is cached, as on a normal install ...
     env["PYTHONPYCACHEPREFIX"] = str(pycache)     # ... in a folder of our own
     env["ARCADE_HEADLESS"] = "1"
+    env.pop("NUMBA_CACHE_DIR", None)              # it would win over ROPEWORK_CACHE_DIR
     if numba_cache is not None:
-        env["NUMBA_CACHE_DIR"] = str(numba_cache)
+        env["ROPEWORK_CACHE_DIR"] = str(numba_cache)
     else:
-        env.pop("NUMBA_CACHE_DIR", None)
+        env.pop("ROPEWORK_CACHE_DIR", None)
     return env
+
+
+def timed(cmd: list, env: dict, cwd) -> tuple[float, float]:
+    """(wall s, CPU s of the child) of one run of ``cmd`` to its exit; raises if it fails."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, cmd))} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def wheel_python(tmp: Path) -> Path:
+    """A fresh venv with a wheel of this checkout installed (no deps: those come from .venv via a .pth)."""
+    dist = tmp / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(ROOT)],
+                   check=True, capture_output=True)
+    venv = tmp / "wheel-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    deps = subprocess.run([sys.executable, "-c", "import numba, os; print(os.path.dirname(os.path.dirname(numba.__file__)))"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    Path(site, "ropework-bench-deps.pth").write_text(deps + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", site,
+                    *map(str, dist.glob("ropework-*.whl"))], check=True, capture_output=True)
+    return py
+
+
+def cold_levels(args, tmp: Path) -> list[dict]:
+    """Every shipped level's first run with an empty kernel cache, then a warm one, per install."""
+    sys.path.insert(0, str(ROOT))
+    from ropework.level import shipped
+    pythons = [("checkout", Path(sys.executable), ROOT)]
+    if args.wheel:
+        pythons.append(("wheel", wheel_python(tmp), tmp))
+    rows = []
+    for where, py, cwd in pythons:
+        for path in shipped():
+            cache = Path(tempfile.mkdtemp(prefix=f"kernels-{path.stem}-", dir=tmp))
+            env = env_for(tmp / f"pyc-{where}", cache)
+            cmd = [str(py), "-m", "ropework", path.stem, "--record", str(tmp / "first.png"), "--frames", "1"]
+            load = os.getloadavg()[0]
+            cold = timed(cmd, env, cwd)
+            warm = timed(cmd, env, cwd)
+            rows.append({"where": where, "level": path.name, "cold": cold, "warm": warm, "load": load})
+            print(f"  {where} {path.name}: cold {cold[0]:.2f} s ({cold[1]:.2f} CPU), warm {warm[0]:.2f} s "
+                  f"(load {load:.2f})", file=sys.stderr, flush=True)
+    return rows
+
+
+def levels_markdown(rows: list[dict]) -> str:
+    out = ["", "Every shipped level, `python -m ropework LEVEL --record out.png --frames 1` (from the command to "
+           "its exit: the kernel notice, the warm-up compile, the first frame, the PNG), first with an empty "
+           "kernel cache (ROPEWORK_CACHE_DIR new), then again warm; 1-minute load beside each:", "",
+           "| install | level | cold, s | cold, CPU s | warm, s | load | cold ≤ 3 s |", "|---|---|---:|---:|---:|---:|:---:|"]
+    for r in rows:
+        out.append(f"| {r['where']} | {r['level']} | {r['cold'][0]:.2f} | {r['cold'][1]:.2f} | {r['warm'][0]:.2f} "
+                   f"| {r['load']:.2f} | {'yes' if r['cold'][0] <= 3.0 else 'no'} |")
+    return "\n".join(out) + "\n"
 
 
 def launch(env: dict, out: Path) -> float:
@@ -128,6 +200,7 @@ def run(args) -> dict:
             log(f"cold numba cache {i + 1}/{args.cold}: {rep['cold_numba_s'][-1]:.2f} s")
             rep["cold_all_s"].append(launch(env_for(tmp / f"pyc-cold-{i}", tmp / f"numba-all-{i}"), out))
             log(f"cold numba + bytecode {i + 1}/{args.cold}: {rep['cold_all_s'][-1]:.2f} s")
+        rep["levels"] = cold_levels(args, tmp) if args.levels else None
     rep["load_end"] = os.getloadavg()
     return rep
 
@@ -158,13 +231,15 @@ def markdown(rep: dict) -> str:
             "| phase | warm, s | cold numba cache, s |" if cold else "| phase | warm, s |",
             "|---|---:|---:|" if cold else "|---|---:|"]
     out += [f"| {label} | {ph[k]:.3f} |" + (f" {cold[k]:.3f} |" if cold else "") for k, label in PHASES]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + (levels_markdown(rep["levels"]) if rep.get("levels") else "")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7, help="warm runs (the median is reported)")
     ap.add_argument("--cold", type=int, default=2, help="cold runs of each kind (each compiles every kernel: ≈15 s)")
+    ap.add_argument("--levels", action="store_true", help="also every shipped level cold, then warm (≈ 1 min)")
+    ap.add_argument("--wheel", action="store_true", help="with --levels: from a wheel in a fresh venv too")
     ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the table into DOC between the startup markers")
     args = ap.parse_args(argv)

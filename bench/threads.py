@@ -56,7 +56,7 @@ def measure(w: Workload, rounds: int) -> tuple[float, float, bool]:
     def one():
         integrate(pts.pos, pts.prev, pts.inv_mass, f.gravity, _NO_EXTRA, f.damping, dt)
         relax.solve(pts.pos, pts.inv_mass, con.rest, con.passes, box, box, relax.schedule(con, pts.pos.shape),
-                    con.share)
+                    con.share, *con.schedule.paths)
 
     def two():
         integrate_split(pts.pos, pts.prev, pts.inv_mass, f.gravity, _NO_EXTRA, f.damping, dt)

@@ -67,7 +67,7 @@ def compile_notice(level: Level) -> str | None:
         return None
     when = "first run only" if kernels.cache_dir() else "no kernel cache, so every run"
     return (f"ropework: compiling {len(cold)} physics kernel{'s' if len(cold) != 1 else ''} for "
-            f"{level.title} ({when}; up to half a minute)...")
+            f"{level.title} ({when}; a few seconds)...")
 
 
 def warm(level: Level) -> None:

@@ -81,58 +81,52 @@ def divisor(wi, wj, share):
     return w
 
 
-@kernel()
 def independent_runs(n, a, b):
     """int32[k + 1]: run r is constraints ``runs[r]:runs[r + 1]``; no point of a run is
     touched by any other run. Runs are contiguous in the declared order; a rope is one."""
-    m = a.shape[0]
-    last = np.empty(n, np.int32)   # last constraint touching each point (only touched points are read)
-    for c in range(m):
-        last[a[c]] = c
-        last[b[c]] = c
-    runs = np.empty(m + 1, np.int32)
-    runs[0] = 0
-    k = 0
-    reach = -1                     # the furthest constraint sharing a point with the open run
-    for c in range(m):
-        reach = max(reach, last[a[c]], last[b[c]])
-        if reach == c:
-            k += 1
-            runs[k] = c + 1
-    return runs[:k + 1]
+    c = np.arange(len(a), dtype=np.int32)
+    last = np.full(n, -1, np.int32)   # last constraint touching each point
+    np.maximum.at(last, a, c)
+    np.maximum.at(last, b, c)
+    if len(a) == 0:
+        return np.zeros(1, np.int32)
+    reach = np.maximum.accumulate(np.maximum(last[a], last[b]))   # furthest constraint sharing a point so far
+    return np.r_[0, np.flatnonzero(reach == c) + 1].astype(np.int32)
 
 
-@kernel()
+def _walks(n, a, b, runs):
+    """(head int32[runs], after int32[m]): each run's first point p_0 if it is a simple path —
+    repair k joins points p_k and p_k+1 (either way round), all distinct — else -1; and for
+    each repair k of a path, p_k+1. A path's p_k (k ≥ 1) is the one point repairs k - 1 and k
+    share, p_0 and p_K the other ends; a run is a path exactly when that sequence fits."""
+    a, b = a.astype(np.int64), b.astype(np.int64)
+    m, nr = len(a), len(runs) - 1
+    length = np.diff(runs)
+    run_of = np.repeat(np.arange(nr), length)
+    first = np.zeros(m, bool)
+    first[runs[:-1][length > 0]] = True
+    last = np.r_[first[1:], True]
+    ap, bp = np.r_[-1, a[:-1]], np.r_[-1, b[:-1]]
+    shared = np.where((a == ap) | (a == bp), a, np.where((b == ap) | (b == bp), b, -1))
+    nxt = np.r_[shared[1:], -1]                                  # p_k+1 as repair k + 1 shares it
+    here = np.where(first, np.where(~last & (a == nxt), b, a), shared)   # p_k
+    after = np.where(last, np.where(a == here, b, a), nxt)       # p_k+1
+    ok = (((a == here) & (b == after)) | ((b == here) & (a == after))) & (here != after)
+    bad = np.bincount(run_of[~ok], minlength=nr) > 0
+    fits = ~bad[run_of]                                          # repairs of runs whose sequence fits: points ≥ 0
+    pts = np.r_[here[first & fits], after[fits]]                # their points, each once? (runs share none)
+    owner = np.r_[run_of[first & fits], run_of[fits]]
+    bad |= np.bincount(owner[np.bincount(pts, minlength=n)[pts] > 1], minlength=nr) > 0
+    head = np.full(nr, -1, np.int32)
+    good = ~bad & (length > 0)
+    head[good] = here[runs[:-1][good]]
+    return head, after.astype(np.int32)
+
+
 def chain_heads(n, a, b, runs):
     """int32[runs]: each run's first point if it is a simple path — repair k joins points
     p_k and p_k+1 (either way round), all distinct — else -1."""
-    nr = runs.shape[0] - 1
-    head = np.full(nr, -1, np.int32)
-    seen = np.full(n, -1, np.int32)   # the run whose walk visited each point
-    for r in range(nr):
-        c0, c1 = runs[r], runs[r + 1]
-        p = a[c0]
-        if c1 - c0 > 1 and (p == a[c0 + 1] or p == b[c0 + 1]):
-            p = b[c0]                     # a[c0] is shared with the next repair: the path starts at b[c0]
-        cur = p
-        seen[cur] = r
-        ok = True
-        for c in range(c0, c1):
-            if a[c] == cur:
-                nxt = b[c]
-            elif b[c] == cur:
-                nxt = a[c]
-            else:
-                ok = False                # a branch, or a repair that skips along
-                break
-            if seen[nxt] == r:
-                ok = False                # a loop, a repeated pair or a self-link
-                break
-            seen[nxt] = r
-            cur = nxt
-        if ok:
-            head[r] = p
-    return head
+    return _walks(n, a, b, runs)[0]
 
 
 @kernel()
@@ -140,7 +134,9 @@ def level_order(n, a, b, cons):
     """The constraints ``cons`` (in declared order) sorted stably by level: a repair's level
     is one more than the deepest earlier repair sharing a point with it."""
     m = cons.shape[0]
-    at = np.zeros(n, np.int32)         # level of the last repair touching each point
+    at = np.empty(n, np.int32)         # level of the last repair touching each point
+    for p in range(n):
+        at[p] = 0
     level = np.empty(m, np.int32)
     top = 0
     for t in range(m):
@@ -150,7 +146,9 @@ def level_order(n, a, b, cons):
         at[a[c]] = v
         at[b[c]] = v
         top = max(top, v)
-    start = np.zeros(top + 2, np.int64)
+    start = np.empty(top + 2, np.int32)
+    for v in range(top + 2):
+        start[v] = 0
     for t in range(m):
         start[level[t] + 1] += 1
     for v in range(top + 1):
@@ -162,7 +160,6 @@ def level_order(n, a, b, cons):
     return order
 
 
-@kernel()
 def schedule_arrays(n, lanes, a, b):
     """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
 
@@ -174,91 +171,64 @@ def schedule_arrays(n, lanes, a, b):
     - order int32[3, m']: every other constraint in level order (row 0), with its two
       points (rows 1, 2: read straight, not through the constraint index).
     - free: the points those touch (clamped after each pass); loose: points in no constraint.
+
+    numpy, not numba, but for the one sequential part (`level_order`): this runs once per
+    topology, and compiled it was most of a first run's compile.
     """
+    a, b = np.asarray(a, np.int32), np.asarray(b, np.int32)
     runs = independent_runs(n, a, b)
-    nr = runs.shape[0] - 1
-    head = chain_heads(n, a, b, runs) if lanes else np.full(nr, -1, np.int32)
-    chains = np.nonzero(head >= 0)[0]
-    chains = chains[np.argsort(runs[chains + 1] - runs[chains], kind="mergesort")]
-    left = chains.shape[0] % WIDE
-    if left >= MIN_CHAINS:
-        left = 0
-    for i in range(left):               # too few for a group: the shortest go in level order
-        head[chains[i]] = -1
-    chains = chains[left:]
-    widths = [WIDE] * (chains.shape[0] // WIDE)
-    if chains.shape[0] % WIDE:
-        widths.append(NARROW if chains.shape[0] % WIDE <= NARROW else WIDE)
+    nr = len(runs) - 1
+    length = np.diff(runs)
+    if lanes:
+        head, after = _walks(n, a, b, runs)
+    else:
+        head, after = np.full(nr, -1, np.int32), np.zeros(len(a), np.int32)
+    chains = np.flatnonzero(head >= 0)
+    chains = chains[np.argsort(length[chains], kind="stable")]
+    left = len(chains) % WIDE
+    if left < MIN_CHAINS:             # too few for a group: the shortest go in level order
+        head[chains[:left]] = -1
+        chains = chains[left:]
+    nc = len(chains)
+    widths = [WIDE] * (nc // WIDE) + ([NARROW if nc % WIDE <= NARROW else WIDE] if nc % WIDE else [])
     ng = len(widths)
     groups = np.zeros((ng + 1, 3), np.int32)
-    first = 0
-    for g in range(ng):
-        w = widths[g]
-        r = chains[min(first + w, chains.shape[0]) - 1]   # the group's longest
-        k = runs[r + 1] - runs[r]
-        groups[g, 2] = w
-        groups[g + 1, 0] = groups[g, 0] + k * w
-        groups[g + 1, 1] = groups[g, 1] + (k + 1) * w
-        first += w
+    groups[:ng, 2] = widths
+    ends = np.cumsum(widths, dtype=np.int64)
+    k = length[chains[np.minimum(ends, nc) - 1]].astype(np.int64)   # a group's longest chain
+    groups[1:, 0] = np.cumsum(k * groups[:ng, 2])
+    groups[1:, 1] = np.cumsum((k + 1) * groups[:ng, 2])
     cmap = np.full(groups[ng, 0], -1, np.int32)
     pmap = np.full(groups[ng, 1], -1, np.int32)
-    role = np.zeros(n, np.uint8)      # 1: in a chain, 2: in another constraint
-    g = lane = 0
-    for i in range(chains.shape[0]):
-        if lane == groups[g, 2]:
-            g += 1
-            lane = 0
-        w = groups[g, 2]
-        r = chains[i]
-        cur = head[r]
-        pmap[groups[g, 1] + lane] = cur
-        role[cur] = 1
-        for k in range(runs[r + 1] - runs[r]):
-            c = runs[r] + k
-            cur = b[c] if a[c] == cur else a[c]
-            cmap[groups[g, 0] + k * w + lane] = c
-            pmap[groups[g, 1] + (k + 1) * w + lane] = cur
-            role[cur] = 1
-        lane += 1
-    count = 0
-    for r in range(nr):
-        if head[r] < 0:
-            count += runs[r + 1] - runs[r]
-    cons = np.empty(count, np.int32)
-    t = 0
-    for r in range(nr):
-        if head[r] < 0:
-            for c in range(runs[r], runs[r + 1]):
-                cons[t] = c
-                t += 1
-                role[a[c]] = 2
-                role[b[c]] = 2
-    cons = level_order(n, a, b, cons)
-    order = np.empty((3, cons.shape[0]), np.int32)
-    for t in range(cons.shape[0]):
-        order[0, t] = cons[t]
-        order[1, t] = a[cons[t]]
-        order[2, t] = b[cons[t]]
-    free = np.nonzero(role == 2)[0].astype(np.int32)
-    loose = np.nonzero(role == 0)[0].astype(np.int32)
-    return groups, cmap, pmap, order, free, loose
+    g = np.minimum(np.arange(nc) // WIDE, ng - 1)           # each chain's group (all WIDE but the last) and lane
+    lane = np.arange(nc) - g * WIDE
+    w = groups[g, 2].astype(np.int64)
+    pmap[groups[g, 1] + lane] = head[chains]
+    reps = length[chains]
+    c = np.repeat(runs[chains], reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
+    kk = c - np.repeat(runs[chains], reps)                   # repair k of its chain
+    gc, lc, wc = np.repeat(groups[g, 0], reps), np.repeat(lane, reps), np.repeat(w, reps)
+    cmap[gc + kk * wc + lc] = c
+    pmap[np.repeat(groups[g, 1], reps) + (kk + 1) * wc + lc] = after[c]
+    role = np.zeros(n, np.int8)       # 1: in a chain, 2: in another constraint
+    role[pmap[pmap >= 0]] = 1
+    cons = np.flatnonzero(np.repeat(head < 0, length)).astype(np.int32)
+    role[a[cons]] = 2
+    role[b[cons]] = 2
+    if len(cons):                     # a scene of chains alone never compiles level_order
+        cons = level_order(n, a, b, cons)
+    order = np.stack([cons, a[cons], b[cons]]).astype(np.int32)
+    return (groups, cmap, pmap, order, np.flatnonzero(role == 2).astype(np.int32),
+            np.flatnonzero(role == 0).astype(np.int32))
 
 
-@kernel()
 def plan(n, lanes, a, b):
     """`schedule_arrays` packed into one int32 array — numba unboxes one array argument
     faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
     loose), then each array's values in that order."""
     groups, cmap, pmap, order, free, loose = schedule_arrays(n, lanes, a, b)
-    sizes = (groups.shape[0], cmap.size, pmap.size, order.shape[1], free.size, loose.size)
-    out = np.empty(6 + groups.size + cmap.size + pmap.size + order.size + free.size + loose.size, np.int32)
-    for k in range(6):
-        out[k] = sizes[k]
-    at = 6
-    for part in (groups.ravel(), cmap, pmap, order.ravel(), free, loose):
-        out[at:at + part.size] = part
-        at += part.size
-    return out
+    sizes = np.array([len(groups), len(cmap), len(pmap), order.shape[1], len(free), len(loose)], np.int32)
+    return np.concatenate([sizes, groups.ravel(), cmap, pmap, order.ravel(), free, loose]).astype(np.int32)
 
 
 @numba.njit(inline="always")
@@ -287,17 +257,32 @@ class Schedule:
     d: int
     m: int
     plan: np.ndarray
+    paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
     parts: tuple | None = None   # `unpack(plan)` as numpy views, and the chain groups' pieces: made by `solve_split`
+
+
+def paths(packed: np.ndarray, d: int) -> tuple:
+    """`solve`'s last four arguments for a `plan` over d-dimensional points: (wide, narrow,
+    three, levels), each True where the plan has WIDE groups, NARROW groups, 3-D chains,
+    level-order repairs, else None. numba compiles `solve` per argument types and prunes a
+    branch on an argument that is None, so a scene compiles only the paths its constraints
+    run (a rope scene never compiles the lane loops, a 2-D scene never the 3-D ones)."""
+    ng = int(packed[0]) - 1
+    widths = {int(w) for w in packed[6 + 2:6 + 3 * ng:3]}
+    on = lambda flag: True if flag else None   # noqa: E731
+    return on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(int(packed[3]) > 0)
 
 
 def schedule(con: Constraints, shape) -> np.ndarray:
     """The cached `plan` for ``con`` over points of ``shape`` (n, d); rebuilt when
     ``con.a`` or ``con.b`` is replaced (tearing), resized, or the points change shape.
-    Editing a or b in place is not noticed: replace the arrays."""
+    Editing a or b in place is not noticed: replace the arrays. Its `paths` are on
+    ``con.schedule.paths``."""
     n, d = shape
     s = con.schedule
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), plan(n, d == 2 or d == 3, con.a, con.b))
+        packed = plan(n, d == 2 or d == 3, con.a, con.b)
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, paths(packed, d))
     return s.plan
 
 
@@ -412,8 +397,9 @@ def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes
 
 
 @kernel(error_model="numpy")
-def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share):
-    """Every group of chains, each in its own pass of the lane scratch."""
+def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share, wide, narrow, three):
+    """Every group of chains, each in its own pass of the lane scratch. ``wide``, ``narrow``,
+    ``three``: True or None (`paths`); the group loops of a None are not compiled."""
     ng = groups.shape[0] - 1
     kmax = 0
     for g in range(ng):
@@ -424,13 +410,14 @@ def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share
         reps = (groups[g + 1, 0] - groups[g, 0]) // w
         cm = cmap[groups[g, 0]:groups[g + 1, 0]]
         pm = pmap[groups[g, 1]:groups[g + 1, 1]]
-        if pos.shape[1] == 3 and w == WIDE:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
-        elif pos.shape[1] == 3:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
-        elif w == WIDE:
+        if three is not None:
+            if wide is not None and w == WIDE:
+                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
+            elif narrow is not None:
+                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
+        elif wide is not None and w == WIDE:
             _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False, share)
-        else:
+        elif narrow is not None:
             _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False, share)
 
 
@@ -504,28 +491,29 @@ def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, share):
 
 
 @kernel()
-def solve(pos, inv_mass, rest, passes, lo, hi, packed, share):
+def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, wide, narrow, three, levels):
     """`passes` sweeps over the constraints, in place, with the bits of their declared order;
     ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` (float32) the free end's part
-    of the error when the other end is pinned. lo/hi empty: no box."""
+    of the error when the other end is pinned. lo/hi empty: no box. The last four are
+    ``paths(packed, d)``: a path passed None is neither run nor compiled."""
     if passes <= 0:
         return
     s32 = np.float32(share)           # float32 / float32: the same D in both paths, whatever the caller passed
     groups, cmap, pmap, order, free, loose = unpack(packed)
-    if groups.shape[0] > 1:
-        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32)
-    if order.shape[1] > 0:
+    if (wide is not None or narrow is not None) and groups.shape[0] > 1:
+        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, wide, narrow, three)
+    if levels is not None and order.shape[1] > 0:
         _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
     if lo.shape[0] == pos.shape[1]:
         clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
 
 
-@kernel()
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
     (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
     n, d = pos.shape
-    solve(pos, inv_mass, rest, passes, lo, hi, plan(n, d == 2 or d == 3, a, b), share)
+    packed = plan(n, d == 2 or d == 3, a, b)
+    solve(pos, inv_mass, rest, passes, lo, hi, packed, float(share), *paths(packed, d))
 
 
 def chain_points(packed) -> int:
@@ -552,7 +540,7 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
     jobs = []
     if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
         jobs.append((_relax_levels, (pos, inv_mass, rest, passes, lo, hi, order, free, s32)))
-    jobs += [(_relax_chains, (pos, inv_mass, rest, passes, lo, hi, groups[g0:g1 + 1], cmap, pmap, s32))
+    jobs += [(_relax_chains, (pos, inv_mass, rest, passes, lo, hi, groups[g0:g1 + 1], cmap, pmap, s32, *s.paths[:3]))
              for g0, g1 in ranges]
     split.run(jobs)
     if lo.shape[0] == pos.shape[1]:
@@ -569,4 +557,4 @@ class Relax(esper.Processor):
             if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
-                solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share)
+                solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths)

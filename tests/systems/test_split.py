@@ -15,7 +15,7 @@ from ropework.components import Bounds, Constraints, Forces, Points
 from ropework.systems import integrate as integrate_mod
 from ropework.systems import relax as relax_mod
 from ropework.systems.integrate import _NO_EXTRA, Integrate, integrate
-from ropework.systems.relax import WIDE, Relax, chain_points, plan, solve, solve_split
+from ropework.systems.relax import WIDE, Relax, chain_points, paths, plan, solve, solve_split
 from ropework.systems.services import split
 from tests.systems.test_relax_runs import chains, grid, graph, sequential, state
 
@@ -66,7 +66,8 @@ def test_the_systems_give_the_one_thread_bits_on_either_side_of_the_threshold(si
         Integrate().process(FRAME)
         Relax().process(FRAME)
         integrate(want_pos, want_prev, pts.inv_mass, forces.gravity, _NO_EXTRA, forces.damping, FRAME.dt)
-        solve(want_pos, pts.inv_mass, con.rest, con.passes, lo, hi, plan(n, True, con.a, con.b), con.share)
+        packed = plan(n, True, con.a, con.b)
+        solve(want_pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *paths(packed, 2))
     assert np.array_equal(want_pos.view(np.uint32), pts.pos.view(np.uint32))
     assert np.array_equal(want_prev.view(np.uint32), pts.prev.view(np.uint32))
     entered = split.calls - before
