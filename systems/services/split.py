@@ -21,11 +21,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 # Points: a body splits its step across threads only from this size up. `python -m bench.threads`
-# times one thread against two; 2026-12-01 on this 2-core KVM guest (load 1-5): a forced split
-# costs W1 (69 points) 1.5-1.9x, W4 (100,000) came out 0.58-1.14x (no steady gain), W5
-# (1,000,000) 0.96-1.06x with the other core idle and 0.77-0.84x with it busy. So the line sits
-# above W4 and every shipped level: only a body that large can pay for a thread hand-off.
-PARALLEL_POINTS = 250_000
+# times one thread against two. 2026-12-01 on this 2-core KVM guest, two ÷ one: a forced split
+# costs W1 (69 points) 1.5-1.9x and W3 (10,240) 1.03-1.05x; W4 (100,000) 0.67-0.78 with the other
+# core idle (load 0.9-1.1) and 1.09 with it busy; W5 (1,000,000) 0.55-0.63 idle, 0.84 busy
+# (helper runs at load 1-5 spread wider: W4 0.58-1.14). So the line sits at W4, far above every
+# shipped level (cloth 1,536): below it a thread hand-off costs more than it saves.
+PARALLEL_POINTS = 100_000
 PIECE_POINTS = 65_536   # points per piece: small enough that a descheduled thread holds little back, large enough that the ~10 µs call per piece is lost in it
 MAX_THREADS = 2         # threads that share a step (this one included): the machine's two cores
 
