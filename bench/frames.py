@@ -1089,23 +1089,15 @@ def main(argv=None) -> int:
     if args.shots:
         shots_run(args)
         return 0
-    if args.window:
-        rep = json.loads(args.render.read_text()) if args.render else window_run(args)
-        table = window_markdown(rep)
-        print(table)
-        if args.json and not args.render:
-            args.json.write_text(json.dumps(rep, indent=1, default=str))
-        if args.write:
-            write_doc(args.write, table, WINDOW_BEGIN, WINDOW_END)
-            print(f"wrote {args.write}", file=sys.stderr)
-        return 0
-    rep = json.loads(args.render.read_text()) if args.render else run(args)
-    table = markdown(rep)
+    measure, render, markers = ((window_run, window_markdown, (WINDOW_BEGIN, WINDOW_END)) if args.window
+                                else (run, markdown, ()))
+    rep = json.loads(args.render.read_text()) if args.render else measure(args)
+    table = render(rep)
     print(table)
     if args.json and not args.render:
         args.json.write_text(json.dumps(rep, indent=1, default=str))
     if args.write:
-        write_doc(args.write, table)
+        write_doc(args.write, table, *markers)
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
 
