@@ -46,6 +46,19 @@ SLIDER_SPAN = 4       # a key whose range is over 10× its default slides over 0
 NUDGES = 100          # a float slider moves 1/NUDGES of its span per arrow key (Shift: ×10)
 
 
+def fitted(text: str, width: float, bold: bool = False) -> str:
+    """``text``, or its longest start + "…" that fits ``width`` px at the panel's font."""
+    def fits(t: str) -> bool:
+        return arcade.Text(t, 0, 0, font_size=FONT, bold=bold).content_width <= width
+    if fits(text):
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:                                # the longest cut that fits: a few layouts, on a change only
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(text[:mid].rstrip() + "…") else (lo, mid - 1)
+    return text[:lo].rstrip() + "…"
+
+
 @dataclass(frozen=True)
 class Row:
     """One row of the panel: what it shows and where (window px, y up)."""
@@ -332,6 +345,7 @@ class StudioView:
         st = self.studio
         self.ui.clear()
         self._widgets = {}
+        self._asked = {}                          # the status texts asked for, before `fitted` cut them
         h = self.window.height
         self.ui.add(gui.UISpace(x=self.window.width - WIDTH, y=0, width=WIDTH, height=h, color=BACK))
         self._install_blit()
@@ -394,7 +408,7 @@ class StudioView:
             text = f"{cfg['name']}: {kinds.KINDS[cfg['kind']].doc}"
         else:
             text = "the level's top-level keys"
-        self._label(text if len(text) <= 60 else text[:59] + "…", row.x, row.y, row.w, DIM)
+        self._label(fitted(text, row.w - 4), row.x, row.y, row.w, DIM)
 
     def _row_entry(self, row):
         st = self.studio
@@ -500,8 +514,10 @@ class StudioView:
         error = st.error
         hint = self.hint or "E closes · wheel scrolls · ← → nudge the last slider"
         for name, text in (("title", title), ("error", error), ("hint", hint)):
-            if self._widgets[name].text != text:
-                self._widgets[name].text = text
+            if self._asked.get(name) != text:
+                self._asked[name] = text
+                self._widgets[name].text = fitted(text, self._widgets[name].width - 4, bold=True) \
+                    if name == "title" else text          # error and hint wrap onto two lines
                 self.relayout = True              # a label's text sets its least size
 
     # ── widgets → model ──────────────────────────────────────────────────────

@@ -8,7 +8,7 @@ from ropework import level
 from ropework.scene import Scene
 from ropework.schema import Key
 from ropework.studio import Studio
-from ropework.studio_view import ROW, WIDTH, _parse, body_length, plan, rounded, slider_range, unit
+from ropework.studio_view import FONT, ROW, WIDTH, _parse, body_length, fitted, plan, rounded, slider_range, unit
 
 
 @pytest.mark.parametrize("name", [p.name for p in level.shipped()])
@@ -54,3 +54,17 @@ def test_units_come_from_the_docs_and_typed_text_is_refused_as_validate_would():
     passes = Key("passes", "int", 14, "", lo=1, hi=500)
     assert _parse(passes, " 7 ") == 7 and _parse(passes, "7x") == "7x"
     assert _parse(Key("s", "names", [], ""), "a, b ,") == ["a", "b"]
+
+
+def test_a_text_too_long_for_its_row_is_cut_to_fit_with_an_ellipsis(gl_window):
+    import arcade
+
+    def px(t):
+        return arcade.Text(t, 0, 0, font_size=FONT, bold=True).content_width
+    width = WIDTH - 20
+    assert fitted("studio · rope.toml", width, bold=True) == "studio · rope.toml"
+    long = "studio · tendrils.toml  (unsaved)  (shipped: Ctrl+S saves a copy)"
+    cut = fitted(long, width, bold=True)
+    kept = cut[:-1]
+    assert cut.endswith("…") and long.startswith(kept) and px(cut) <= width
+    assert px(long[:len(kept) + 1].rstrip() + "…") > width        # the longest cut that fits
