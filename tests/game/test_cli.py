@@ -122,3 +122,15 @@ def test_record_needs_no_display_at_all(tmp_path):
                         "--size", "64x48"], capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert Image.open(out).size == (64, 48)
+
+
+def test_the_command_picks_pyglets_silent_audio_unless_the_user_chose_one(monkeypatch, capsys):
+    """The toys make no sound, so `ropework` skips loading OpenAL/PulseAudio (~0.13 s a start);
+    a driver the user names in PYGLET_AUDIO is kept."""
+    from ropework.cli import main
+    monkeypatch.delenv("PYGLET_AUDIO", raising=False)
+    assert main(["--list"]) == 0
+    assert os.environ["PYGLET_AUDIO"] == "silent"
+    monkeypatch.setenv("PYGLET_AUDIO", "openal")
+    assert main(["--list"]) == 0
+    assert os.environ["PYGLET_AUDIO"] == "openal"
