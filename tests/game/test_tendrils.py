@@ -12,6 +12,7 @@ from ropework.components.sparks import Sparks
 from ropework.components.tendrils import TendrilLook, Tendrils
 from ropework.render import Offscreen
 from tests.conftest import LEVELS
+from tests.reference import relax_002
 
 LEVEL = "tendrils.toml"
 
@@ -102,21 +103,7 @@ def seed_step(x, y, px, py, t, ax, ay, rope, r, R, len_, dt=1 / 60, drag=0.985, 
         y[i] += vy + fy * dt * dt
     x[0], y[0] = anchor
     px[0], py[0] = anchor
-    for _ in range(4):
-        for i in range(n - 1):
-            dx, dy = x[i + 1] - x[i], y[i + 1] - y[i]
-            d = math.sqrt(dx * dx + dy * dy) or 1e-4
-            diff = (d - len_) / d
-            if i == 0:
-                x[1] -= dx * diff
-                y[1] -= dy * diff
-            else:
-                dx *= diff * 0.5
-                dy *= diff * 0.5
-                x[i] += dx
-                y[i] += dy
-                x[i + 1] -= dx
-                y[i + 1] -= dy
+    relax_002(x, y, len_, passes=4)
 
 
 def test_whip_matches_the_seeds_loop_and_its_stiffness(scenes):
