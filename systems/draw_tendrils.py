@@ -151,15 +151,15 @@ class DrawTendrils:
             return
         gl = self._programs(ctx)
         ptr = next((p for _, p in esper.get_component(Pointer)), None)
-        size = light_size(tuple(int(v) for v in ctx.viewport[2:]), len(found))
+        target = tuple(int(v) for v in ctx.viewport[2:])
+        size = light_size(target, len(found))
         for ent, (pts, ropes, look, td, layer) in found:
             if layer.name != layer_name:
                 continue
             sp = esper.try_component(ent, Sparks)
             trail = self._trails.get(ent)
             if trail is None or trail.size != size:
-                coarse = size != tuple(int(v) for v in ctx.viewport[2:])
-                trail = self._trails[ent] = _Trail(ctx, size, sp.size if sp is not None else 0, coarse)
+                trail = self._trails[ent] = _Trail(ctx, size, sp.size if sp is not None else 0, size != target)
             if trail.steps != frame.steps:
                 elapsed = 0.0 if trail.steps is None else (frame.steps - trail.steps) * frame.dt
                 trail.steps = frame.steps
