@@ -1,0 +1,237 @@
+"""Strokes painted on the CPU: the GPU strip's triangles rasterised by a kernel into a canvas image.
+
+On llvmpipe a stroke costs per primitive (≈0.36 µs a triangle before its pixels), so the
+100,000-point rope scene's 200,000 thin triangles take ~70 ms however few pixels they
+cover. Here the very triangles `gfx.Strokes` sends — two per pair of neighbouring curve
+samples, each vertex at the sample ± its normal × (half width + 0.5) — are scan-converted
+at pixel centres, their side distance interpolated linearly across each triangle as the
+GPU interpolates ``v_side``, cover = clamp(half width + 0.5 − |side|, 0, 1), and blended
+"over" in strip order into `canvas.Canvas`'s premultiplied image, which is then uploaded
+once and composited by one quad. The curve and its samples are the vertex shader's
+(`gfx._STROKE_VS`), transcribed: `sample_vertices` is its ``main()``.
+
+Both cores: the image is cut into bands of rows holding about equal work; each band is one
+job for `split.run`, and a band's pixels see every triangle in strip order, so the picture
+is the same bits whatever the number of threads.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ropework.systems.services import canvas, split
+from ropework.systems.services.kernels import kernel
+
+BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a busy core holds back at most one
+
+
+@kernel()
+def sample_vertices(P, K, colour, width, subdiv, width_scale, alpha_scale, override,
+                    x0, dx, y0, dy, lo, hi, V, C):
+    """Samples ``lo:hi`` of the strip: V[s] = (u, v) of its side −1 and side +1 vertex in image pixels
+    (column u, row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half
+    width; C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width:
+    the strip's join between ropes, which paints nothing)."""
+    for s in range(lo, hi):
+        packed = K[s, 0]
+        rope = K[s, 1]
+        a = packed & 0x1FFFFF
+        t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
+        first = ((packed >> 24) & 1) != 0
+        last = ((packed >> 25) & 1) != 0
+        cap = ((packed >> 26) & 1) != 0
+        ax, ay = P[a, 0], P[a, 1]
+        bx, by = P[a + 1, 0], P[a + 1, 1]
+        c = a + 1 if last else a + 2
+        cx, cy = P[c, 0], P[c, 1]
+        ws = np.float32(0.0) if first else np.float32(0.5)
+        wc = (np.float32(1.0) + ws) * np.float32(0.5) if last else np.float32(1.0)
+        p0x, p0y = ax + (bx - ax) * ws, ay + (by - ay) * ws
+        p1x, p1y = ax + (bx - ax) * wc, ay + (by - ay) * wc
+        p2x, p2y = bx + (cx - bx) * np.float32(0.5), by + (cy - by) * np.float32(0.5)
+        u = np.float32(1.0) - t
+        ptx = u * u * p0x + np.float32(2.0) * u * t * p1x + t * t * p2x
+        pty = u * u * p0y + np.float32(2.0) * u * t * p1y + t * t * p2y
+        tx = np.float32(2.0) * u * (p1x - p0x) + np.float32(2.0) * t * (p2x - p1x)
+        ty = np.float32(2.0) * u * (p1y - p0y) + np.float32(2.0) * t * (p2y - p1y)
+        if tx * tx + ty * ty < 1e-12:
+            tx, ty = p2x - p0x, p2y - p0y
+        if tx * tx + ty * ty < 1e-12:
+            tx, ty = np.float32(1.0), np.float32(0.0)
+        inv = np.float32(1.0) / np.float32(math.sqrt(tx * tx + ty * ty))
+        nx, ny = -ty * inv, tx * inv
+        hw = np.float32(0.5) * width[rope] * width_scale
+        ext = hw + np.float32(0.5)
+        V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
+        V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
+        V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
+        V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
+        V[s, 4] = -1.0 if cap else ext
+        V[s, 5] = hw
+        if override[3] < 0.0:
+            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
+        else:
+            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
+        C[s, 3] *= alpha_scale
+
+
+@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
+def _edge(px, py, qx, qy, rx, ry):
+    """Edge p→q of a triangle whose third vertex is r, for its rows: (x at y = 0 ... as px, py, slope,
+    kind). kind 1: the edge bounds the triangle's x from above on every row (r is to its left),
+    0: from below, 2: horizontal with r below it, 3: horizontal with r above. p is the edge's lower
+    vertex id, so both triangles that share an edge compute the same crossing on each row, and a
+    pixel centre on it goes to exactly one (the triangle to its right: GL's rule, for these strips)."""
+    if qy == py:
+        return 0.0, 2 if ry > py else 3
+    slope = (qx - px) / (qy - py)
+    left = ((qx - px) * (ry - py) - (qy - py) * (rx - px)) * (qy - py) > 0.0
+    return slope, 1 if left else 0
+
+
+@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
+def _narrow(px, py, slope, kind, y, lo, hi):
+    """[lo, hi) narrowed by one edge (see `_edge`) on the row through y."""
+    if kind == 2:
+        return (lo, hi) if y >= py else (1e30, -1e30)
+    if kind == 3:
+        return (lo, hi) if y < py else (1e30, -1e30)
+    x = px + (y - py) * slope
+    if kind == 1:
+        return lo, min(hi, x)
+    return max(lo, x), hi
+
+
+@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
+def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, alpha):
+    """Paint one triangle (vertices a, b, c in image pixels, in increasing vertex id, with side
+    distances sa, sb, sc) over rows row0..row1 - 1 of ``img``: every pixel whose centre is
+    inside, cover from the side distance interpolated across the triangle, premultiplied "over"."""
+    area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    if abs(area) < 1e-9:
+        return
+    ymin = min(ay, min(by, cy))
+    ymax = max(ay, max(by, cy))
+    j0 = max(row0, int(math.ceil(ymin - 0.5)))
+    j1 = min(row1 - 1, int(math.floor(ymax - 0.5)))
+    if j0 > j1:
+        return
+    w = img.shape[1]
+    inv = 1.0 / area
+    # the side distance is the plane through (a, sa), (b, sb), (c, sc): side = sx·x + sy·y + s0
+    sx = ((sb - sa) * (cy - ay) - (sc - sa) * (by - ay)) * inv
+    sy = ((sc - sa) * (bx - ax) - (sb - sa) * (cx - ax)) * inv
+    s0 = sa - sx * ax - sy * ay
+    lim = hw + 0.5
+    m0, k0 = _edge(ax, ay, bx, by, cx, cy)
+    m1, k1 = _edge(bx, by, cx, cy, ax, ay)
+    m2, k2 = _edge(ax, ay, cx, cy, bx, by)
+    for j in range(j0, j1 + 1):
+        y = j + 0.5
+        lo, hi = _narrow(ax, ay, m0, k0, y, -1e30, 1e30)
+        lo, hi = _narrow(bx, by, m1, k1, y, lo, hi)
+        lo, hi = _narrow(ax, ay, m2, k2, y, lo, hi)
+        if lo >= hi:
+            continue
+        i0 = max(0, int(math.ceil(lo - 0.5)))          # centres x = i + 0.5 with lo <= x < hi
+        i1 = min(w - 1, int(math.ceil(hi - 0.5)) - 1)
+        base = sy * y + s0
+        for i in range(i0, i1 + 1):
+            cover = lim - abs(sx * (i + 0.5) + base)
+            if cover <= 0.0:
+                continue
+            a = alpha * min(cover, 1.0)
+            keep = 1.0 - a
+            img[j, i, 0] = r * a + img[j, i, 0] * keep
+            img[j, i, 1] = g * a + img[j, i, 1] * keep
+            img[j, i, 2] = b * a + img[j, i, 2] * keep
+            img[j, i, 3] = a + img[j, i, 3] * keep
+
+
+@kernel()
+def paint_band(img, V, C, row0, row1):
+    """Every strip triangle over rows row0..row1 - 1, in strip order: for each pair of
+    neighbouring samples of one rope (neither a cap) the GPU's two triangles
+    (s−, s+, t−) and (s+, t−, t+)."""
+    for s in range(V.shape[0] - 1):
+        if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0:
+            continue
+        vmin = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
+        vmax = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
+        if vmax < row0 or vmin > row1:
+            continue
+        e0, e1 = V[s, 4], V[s + 1, 4]
+        r, g, b, alpha = C[s, 0], C[s, 1], C[s, 2], C[s, 3]
+        if alpha <= 0.0:
+            continue
+        hw = V[s, 5]
+        _triangle(img, row0, row1, V[s, 0], V[s, 1], -e0, V[s, 2], V[s, 3], e0, V[s + 1, 0], V[s + 1, 1], -e1,
+                  hw, r, g, b, alpha)
+        _triangle(img, row0, row1, V[s, 2], V[s, 3], e0, V[s + 1, 0], V[s + 1, 1], -e1, V[s + 1, 2], V[s + 1, 3],
+                  e1, hw, r, g, b, alpha)
+
+
+def bands(V: np.ndarray, rows: int, parts: int) -> list[tuple[int, int]]:
+    """Rows 0..rows cut into at most ``parts`` bands of about equal work: the rows each
+    sample's span crosses, plus one a row (the clear and the blend are per pixel)."""
+    lo = np.clip(np.minimum(V[:, 1], V[:, 3]), 0, rows - 1).astype(np.int64)
+    hi = np.clip(np.maximum(V[:, 1], V[:, 3]), 0, rows - 1).astype(np.int64)
+    crossing = np.cumsum(np.bincount(lo, minlength=rows) - np.bincount(hi + 1, minlength=rows + 1)[:rows])
+    total = np.cumsum(crossing + 1.0)
+    cuts = np.searchsorted(total, total[-1] * np.arange(1, parts) / parts)
+    edges = [0, *sorted({int(c) for c in cuts if 0 < c < rows}), rows]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+ROW_STEP = 64   # rows: the painted band's edges are rounded out to multiples of this, so its texture is rarely remade
+
+
+class Band(canvas.Canvas):
+    """A canvas over only the rows the strokes reach (whole rows, `ROW_STEP` at a time): fewer
+    pixels to clear, upload and composite than the whole viewport when ropes hang in its top half."""
+
+    rows: tuple[int, int] | None = None   # [r0, r1) of the viewport's rows (GL order) the next `begin` covers
+
+    def region(self, scene_size):
+        v = super().region(scene_size)
+        if v is None or self.rows is None:
+            return v
+        x, y, w, h = v.rect
+        r0, r1 = self.rows
+        r0, r1 = max(0, min(r0, h)), max(0, min(r1, h))
+        return canvas.View((x, y + r0, w, max(r1 - r0, 1)), v.x0, v.dx, v.y0 + r0 * v.dy, v.dy)
+
+
+def paint(band: Band, scene_size, pos, samples, subdiv, colour, width, width_scale=1.0, alpha_scale=1.0,
+          override=None) -> bool:
+    """Paint the strip of ``samples`` (`gfx.stroke_samples`) through ``pos`` as `gfx.Strokes.draw`
+    would draw it, into ``band`` over the bound viewport, and composite it. False (nothing drawn)
+    when the viewport does not fit a canvas."""
+    band.rows = None
+    full = band.region(scene_size)
+    if full is None:
+        return False
+    m = len(samples)
+    V = np.empty((m, 6), np.float32)
+    C = np.empty((m, 4), np.float32)
+    P = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
+    ov = np.array(override if override is not None else (0.0, 0.0, 0.0, -1.0), np.float32)
+    args = (P, samples, np.ascontiguousarray(colour, np.float32), np.ascontiguousarray(width, np.float32),
+            int(subdiv), np.float32(width_scale), np.float32(alpha_scale), ov,
+            np.float32(full.x0), np.float32(full.dx), np.float32(full.y0), np.float32(full.dy))
+    split.run((sample_vertices, (*args, a, b, V, C)) for a, b in split.pieces(m, max(1, -(-m // BANDS))))
+    h = full.rect[3]
+    rows = V[:, 1:4:2]                      # the rows of both vertices of every sample
+    r0 = max(0, (int(np.floor(rows.min())) - 1) // ROW_STEP * ROW_STEP) if m else 0
+    r1 = min(h, -(-(int(np.ceil(rows.max())) + 1) // ROW_STEP) * ROW_STEP) if m else 1
+    band.rows = (r0, max(r1, r0 + 1))
+    v = band.begin(scene_size)
+    if v is None:
+        return False
+    if r0:
+        rows -= np.float32(r0)
+    img = band.image
+    split.run((paint_band, (img, V, C, a, b)) for a, b in bands(V, img.shape[0], BANDS))
+    band.show()
+    return True
