@@ -178,7 +178,8 @@ class Strokes:
 
     A body of many samples is painted on the CPU instead (`stroke_raster`, into a `canvas.Canvas`,
     one textured quad), when `cpu_paints` says it is cheaper there: the same triangles, the same
-    cover, the same order."""
+    cover, the same order — less the look-alike ropes that lie within half a pixel of painted ones
+    (`stroke_raster.keep_ropes`: a level of detail for curtains of ropes closer than a pixel)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -201,6 +202,7 @@ class Strokes:
         """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
         key = (np.asarray(start).tobytes(), np.asarray(count).tobytes())
         if key != self._topology:
+            self._chains = (np.asarray(start).copy(), np.asarray(count).copy())
             self.subdiv = stroke_subdiv(int(np.maximum(np.asarray(count) - 1, 0).sum()))
             self._samples = stroke_samples(start, count, self.subdiv)
             self.n_samples = len(self._samples)
@@ -254,8 +256,8 @@ class Strokes:
         if self.canvas is None:
             self.canvas = stroke_raster.Band(self.ctx)
         pos, colour, width = self._cpu
-        if not stroke_raster.paint(self.canvas, viewport, pos, self._samples, self.subdiv, colour, width,
-                                   width_scale, alpha_scale, override):
+        if not stroke_raster.paint(self.canvas, viewport, pos, *self._chains, self._samples, self.subdiv, colour,
+                                   width, width_scale, alpha_scale, override):
             return False
         self.painted = True
         return True

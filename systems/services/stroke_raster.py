@@ -150,21 +150,16 @@ def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, 
 
 
 @kernel()
-def paint_band(img, V, C, row0, row1):
-    """Every strip triangle over rows row0..row1 - 1, in strip order: for each pair of
-    neighbouring samples of one rope (neither a cap) the GPU's two triangles
+def paint_band(img, V, C, Q, lo, hi, row0, row1):
+    """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
+    rope; rows lo..hi), in that order, over rows row0..row1 - 1: the GPU's two triangles
     (s−, s+, t−) and (s+, t−, t+)."""
-    for s in range(V.shape[0] - 1):
-        if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0:
+    for q in range(Q.shape[0]):
+        if hi[q] < row0 or lo[q] >= row1:
             continue
-        vmin = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
-        vmax = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
-        if vmax < row0 or vmin > row1:
-            continue
+        s = Q[q]
         e0, e1 = V[s, 4], V[s + 1, 4]
         r, g, b, alpha = C[s, 0], C[s, 1], C[s, 2], C[s, 3]
-        if alpha <= 0.0:
-            continue
         hw = V[s, 5]
         _triangle(img, row0, row1, V[s, 0], V[s, 1], -e0, V[s, 2], V[s, 3], e0, V[s + 1, 0], V[s + 1, 1], -e1,
                   hw, r, g, b, alpha)
@@ -172,12 +167,88 @@ def paint_band(img, V, C, row0, row1):
                   e1, hw, r, g, b, alpha)
 
 
-def bands(V: np.ndarray, rows: int, parts: int) -> list[tuple[int, int]]:
-    """Rows 0..rows cut into at most ``parts`` bands of about equal work: the rows each
-    sample's span crosses, plus one a row (the clear and the blend are per pixel)."""
-    lo = np.clip(np.minimum(V[:, 1], V[:, 3]), 0, rows - 1).astype(np.int64)
-    hi = np.clip(np.maximum(V[:, 1], V[:, 3]), 0, rows - 1).astype(np.int64)
-    crossing = np.cumsum(np.bincount(lo, minlength=rows) - np.bincount(hi + 1, minlength=rows + 1)[:rows])
+@kernel()
+def find_quads(V, C, K, keep, Q, lo, hi):
+    """The quads to paint, in strip order: sample pairs s, s + 1 within one rope (neither a cap), of a
+    colour that shows, of a rope kept; Q[q] = s, lo/hi[q] = the lowest and highest row they reach
+    (floor and ceiling). Returns (how many, the lowest row, the highest row) over all of them."""
+    n = 0
+    rmin, rmax = np.inf, -np.inf
+    for s in range(V.shape[0] - 1):
+        if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0 or not keep[K[s, 1]]:
+            continue
+        a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
+        b = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
+        Q[n] = s
+        lo[n] = int(math.floor(a))
+        hi[n] = int(math.ceil(b))
+        rmin = min(rmin, a)
+        rmax = max(rmax, b)
+        n += 1
+    return n, rmin, rmax
+
+
+@kernel()
+def rope_gaps(P, start, count, colour, width, alpha_scale, override, gaps):
+    """gaps[i]: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy| between their
+    points of the same index), when the two look alike — the same number of points, the same width
+    and an opaque same colour — else infinity (they may never stand in for each other)."""
+    for i in range(start.shape[0] - 1):
+        gaps[i] = np.inf
+        n = count[i]
+        if count[i + 1] != n or width[i] != width[i + 1] or n < 2:
+            continue
+        if override[3] < 0.0:
+            if colour[i, 3] * alpha_scale < 1.0 or (colour[i, 0] != colour[i + 1, 0] or colour[i, 1] != colour[i + 1, 1]
+                                                   or colour[i, 2] != colour[i + 1, 2] or colour[i, 3] != colour[i + 1, 3]):
+                continue
+        elif override[3] * alpha_scale < 1.0:
+            continue
+        a, b = start[i], start[i + 1]
+        d = 0.0
+        for j in range(n):
+            d = max(d, max(abs(P[a + j, 0] - P[b + j, 0]), abs(P[a + j, 1] - P[b + j, 1])))
+        gaps[i] = d
+
+
+@kernel()
+def keep_ropes(gaps, gap, edge, keep):
+    """Which ropes to paint: a rope between two look-alikes is left out while the ropes painted on
+    either side of it stay within ``gap`` px of each other (the sum of the gaps between, an upper
+    bound), so every rope left out lies inside strokes that are painted. Within ``edge`` px of
+    either end of a run of look-alikes every rope is painted: there the strokes' soft sides pile
+    up over what lies beneath (another colour, the page), and fewer of them would show it through.
+    A rope that moved apart from its neighbours ends its runs, so it is painted."""
+    r = keep.shape[0]
+    start = np.empty(r, np.float32)          # px from the start of the rope's run, at most
+    acc = 0.0
+    for i in range(r):
+        if i > 0 and gaps[i - 1] < np.inf:
+            acc += gaps[i - 1]
+        else:
+            acc = 0.0
+        start[i] = acc
+    acc = 0.0
+    since = 0.0                              # px from the last painted rope to rope i - 1, at most
+    for i in range(r - 1, -1, -1):           # `start` becomes "near an end", going backwards
+        if i < r - 1 and gaps[i] < np.inf:
+            acc += gaps[i]
+        else:
+            acc = 0.0
+        start[i] = 1.0 if (start[i] <= edge or acc <= edge) else 0.0
+    for i in range(r):
+        if start[i] > 0.0 or i == 0 or i == r - 1 or since + gaps[i - 1] + gaps[i] > gap:
+            keep[i] = True
+            since = 0.0
+        else:
+            keep[i] = False
+            since += gaps[i - 1]
+
+
+def bands(lo: np.ndarray, hi: np.ndarray, rows: int, parts: int) -> list[tuple[int, int]]:
+    """Rows 0..rows cut into at most ``parts`` bands of about equal work: the rows each quad's
+    span [lo, hi] crosses, plus one a row (the clear and the blend are per pixel)."""
+    crossing = np.cumsum(np.bincount(lo, minlength=rows)[:rows] - np.bincount(hi + 1, minlength=rows + 1)[:rows])
     total = np.cumsum(crossing + 1.0)
     cuts = np.searchsorted(total, total[-1] * np.arange(1, parts) / parts)
     edges = [0, *sorted({int(c) for c in cuts if 0 < c < rows}), rows]
@@ -185,6 +256,10 @@ def bands(V: np.ndarray, rows: int, parts: int) -> list[tuple[int, int]]:
 
 
 ROW_STEP = 64   # rows: the painted band's edges are rounded out to multiples of this, so its texture is rarely remade
+LOD_GAP = 0.5   # px: look-alike ropes closer than this to painted ones are left out (`keep_ropes`): a curtain of
+                # 1.2 px ropes 0.05 px apart paints every tenth inside, and a pixel centre midway between two
+                # painted ropes is still under four strokes (cover 0.85, 0.85, 0.35, 0.35: 99 % opaque)
+LOD_ROPES = 2   # ropes a body needs before look-alikes are looked for
 
 
 class Band(canvas.Canvas):
@@ -203,11 +278,12 @@ class Band(canvas.Canvas):
         return canvas.View((x, y + r0, w, max(r1 - r0, 1)), v.x0, v.dx, v.y0 + r0 * v.dy, v.dy)
 
 
-def paint(band: Band, scene_size, pos, samples, subdiv, colour, width, width_scale=1.0, alpha_scale=1.0,
-          override=None) -> bool:
-    """Paint the strip of ``samples`` (`gfx.stroke_samples`) through ``pos`` as `gfx.Strokes.draw`
-    would draw it, into ``band`` over the bound viewport, and composite it. False (nothing drawn)
-    when the viewport does not fit a canvas."""
+def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, width, width_scale=1.0,
+          alpha_scale=1.0, override=None, lod: bool = True) -> bool:
+    """Paint the strip of ``samples`` (`gfx.stroke_samples` of the chains ``start``/``count``) through
+    ``pos`` as `gfx.Strokes.draw` would draw it, into ``band`` over the bound viewport, and
+    composite it; ``lod``: leave out look-alike ropes closer than `LOD_GAP` to painted ones. False
+    (nothing drawn) when the viewport does not fit a canvas."""
     band.rows = None
     full = band.region(scene_size)
     if full is None:
@@ -216,22 +292,40 @@ def paint(band: Band, scene_size, pos, samples, subdiv, colour, width, width_sca
     V = np.empty((m, 6), np.float32)
     C = np.empty((m, 4), np.float32)
     P = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
+    colour = np.ascontiguousarray(colour, np.float32)
+    width = np.ascontiguousarray(width, np.float32)
     ov = np.array(override if override is not None else (0.0, 0.0, 0.0, -1.0), np.float32)
-    args = (P, samples, np.ascontiguousarray(colour, np.float32), np.ascontiguousarray(width, np.float32),
-            int(subdiv), np.float32(width_scale), np.float32(alpha_scale), ov,
+    args = (P, samples, colour, width, int(subdiv), np.float32(width_scale), np.float32(alpha_scale), ov,
             np.float32(full.x0), np.float32(full.dx), np.float32(full.y0), np.float32(full.dy))
     split.run((sample_vertices, (*args, a, b, V, C)) for a, b in split.pieces(m, max(1, -(-m // BANDS))))
+    keep = np.ones(len(start), np.bool_)
+    if lod and len(start) >= LOD_ROPES:
+        gaps = np.empty(max(len(start) - 1, 1), np.float32)
+        rope_gaps(P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width,
+                  np.float32(alpha_scale), ov, gaps)
+        edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
+        keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
+    Q = np.empty(m, np.int32)
+    lo = np.empty(m, np.int32)
+    hi = np.empty(m, np.int32)
+    nq, rmin, rmax = find_quads(V, C, samples, keep, Q, lo, hi)
+    if not nq:
+        return True
+    Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]
     h = full.rect[3]
-    rows = V[:, 1:4:2]                      # the rows of both vertices of every sample
-    r0 = max(0, (int(np.floor(rows.min())) - 1) // ROW_STEP * ROW_STEP) if m else 0
-    r1 = min(h, -(-(int(np.ceil(rows.max())) + 1) // ROW_STEP) * ROW_STEP) if m else 1
+    r0 = max(0, (int(math.floor(rmin)) - 1) // ROW_STEP * ROW_STEP)
+    r1 = min(h, -(-(int(math.ceil(rmax)) + 1) // ROW_STEP) * ROW_STEP)
     band.rows = (r0, max(r1, r0 + 1))
-    v = band.begin(scene_size)
-    if v is None:
+    if band.begin(scene_size) is None:
         return False
-    if r0:
-        rows -= np.float32(r0)
     img = band.image
-    split.run((paint_band, (img, V, C, a, b)) for a, b in bands(V, img.shape[0], BANDS))
+    if r0:                                   # rows of the band: the vertices', the quads'
+        V[:, 1] -= np.float32(r0)
+        V[:, 3] -= np.float32(r0)
+        lo -= r0
+        hi -= r0
+    n = img.shape[0]
+    split.run((paint_band, (img, V, C, Q, lo, hi, a, b))
+              for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
     band.show()
     return True
