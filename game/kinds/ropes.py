@@ -28,8 +28,11 @@ WIDTH = 2.4          # stroke width, px
 TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
-MAX_REPEAT = 1_000_000   # ropes one [[layer.rope]] table may repeat into: the 2,000,000-point scene cap
-                         # (level.MAX_POINTS) at 2 points a rope; the cap on points is what bounds memory
+MAX_REPEAT = 1_000_000   # ropes one [[layer.rope]] table may repeat into; what bounds memory is the scene's
+                         # point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past FREE_ROPES
+FREE_ROPES = 10_000      # ropes a layer holds before they weigh on the cap: as many as it could write as tables
+ROPE_WEIGHT = 8          # points' worth of memory each further rope holds: its style, pin, strip samples, end
+                         # dots and their GL copies measured ~0.9 KB a rope at 8192², a point's state ~0.11 KB
 
 # How a running body takes each live key (see ropework.live): cloth shares these.
 def live_gravity(body, cfg, name):
@@ -196,6 +199,7 @@ def plugin() -> None:
         schema=SCHEMA,
         spawn=spawn,
         points=lambda cfg, w, h: most_points(cfg),
+        weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
         check=check,
         work=work,
         systems=("input", "integrate", "relax", "draw_ropes"),
