@@ -81,7 +81,8 @@ ROPE = table(
     Key("colour", "colour", "#ff6600", "stroke and dot colour", live=live_rope_colours),
     Key("width", "float", WIDTH, "stroke width, px", lo=0.1, hi=100.0, live=live_rope_widths),
     Key("count", "int", 1, "ropes this table declares: the rope repeated, each one `every` to the right of the "
-        "one before (a curtain of many ropes in one table)", lo=1, hi=MAX_REPEAT),
+        f"one before (a curtain of many ropes in one table); a layer's ropes past {FREE_ROPES:,} count "
+        f"{ROPE_WEIGHT} points each against the scene's point cap", lo=1, hi=MAX_REPEAT),
     Key("every", "float", 0.0, "with `count`: the gap between neighbouring anchors, as a fraction of the window "
         "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
         "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
