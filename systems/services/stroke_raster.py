@@ -27,15 +27,19 @@ BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a
 
 
 @kernel()
-def sample_vertices(P, K, colour, width, subdiv, width_scale, alpha_scale, override,
+def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale, override,
                     x0, dx, y0, dy, lo, hi, V, C):
     """Samples ``lo:hi`` of the strip: V[s] = (u, v) of its side −1 and side +1 vertex in image pixels
     (column u, row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half
     width; C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width:
-    the strip's join between ropes, which paints nothing)."""
+    the strip's join between ropes, which paints nothing) and a sample of a rope not kept."""
     for s in range(lo, hi):
         packed = K[s, 0]
         rope = K[s, 1]
+        if not keep[rope]:
+            V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s, 4], V[s, 5] = 0.0, 0.0, 0.0, 0.0, -1.0, 0.0
+            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = 0.0, 0.0, 0.0, 0.0
+            continue
         a = packed & 0x1FFFFF
         t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
         first = ((packed >> 24) & 1) != 0
@@ -297,7 +301,6 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     ov = np.array(override if override is not None else (0.0, 0.0, 0.0, -1.0), np.float32)
     args = (P, samples, colour, width, int(subdiv), np.float32(width_scale), np.float32(alpha_scale), ov,
             np.float32(full.x0), np.float32(full.dx), np.float32(full.y0), np.float32(full.dy))
-    split.run((sample_vertices, (*args, a, b, V, C)) for a, b in split.pieces(m, max(1, -(-m // BANDS))))
     keep = np.ones(len(start), np.bool_)
     if lod and len(start) >= LOD_ROPES:
         gaps = np.empty(max(len(start) - 1, 1), np.float32)
@@ -305,6 +308,8 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
                   np.float32(alpha_scale), ov, gaps)
         edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
         keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
+    split.run((sample_vertices, (P, samples, keep, *args[2:], a, b, V, C))
+              for a, b in split.pieces(m, max(1, -(-m // BANDS))))
     Q = np.empty(m, np.int32)
     lo = np.empty(m, np.int32)
     hi = np.empty(m, np.int32)
