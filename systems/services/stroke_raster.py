@@ -153,6 +153,80 @@ def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, 
             img[j, i, 3] = a + img[j, i, 3] * keep
 
 
+@kernel(inline="always")
+def _plane(ax, ay, sa, bx, by, sb, cx, cy, sc):
+    """The side distance across triangle a, b, c as a plane: side = sx·x + sy·y + s0."""
+    inv = 1.0 / ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax))
+    sx = ((sb - sa) * (cy - ay) - (sc - sa) * (by - ay)) * inv
+    sy = ((sc - sa) * (bx - ax) - (sb - sa) * (cx - ax)) * inv
+    return sx, sy, sa - sx * ax - sy * ay
+
+
+@kernel(inline="always")
+def _span(img, j, i0, i1, sx, base, lim, r, g, b, alpha):
+    """Pixels i0..i1 of row j: cover from the side distance sx·(i + 0.5) + base, premultiplied "over"."""
+    for i in range(i0, i1 + 1):
+        cover = lim - abs(sx * (i + 0.5) + base)
+        if cover <= 0.0:
+            continue
+        a = alpha * min(cover, 1.0)
+        keep = 1.0 - a
+        img[j, i, 0] = r * a + img[j, i, 0] * keep
+        img[j, i, 1] = g * a + img[j, i, 1] * keep
+        img[j, i, 2] = b * a + img[j, i, 2] * keep
+        img[j, i, 3] = a + img[j, i, 3] * keep
+
+
+@kernel(inline="always")
+def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, alpha):
+    """Paint the strip's quad a = s−, b = s+, c = t−, d = t+ (ids in that order): its triangles
+    (a, b, c) and (b, c, d), as `_triangle` paints them one after the other, but in one pass over
+    the rows when the quad is convex (the rows of a thin quad are walked once, not twice): each
+    row's span is cut at the diagonal b–c, and each part takes its own triangle's plane."""
+    z1 = (bx - ax) * (dy - by) - (by - ay) * (dx - bx)     # turns along a → b → d → c → a
+    z2 = (dx - bx) * (cy - dy) - (dy - by) * (cx - dx)
+    z3 = (cx - dx) * (ay - cy) - (cy - dy) * (ax - cx)
+    z4 = (ax - cx) * (by - ay) - (ay - cy) * (bx - ax)
+    convex = (z1 > 1e-9 and z2 > 1e-9 and z3 > 1e-9 and z4 > 1e-9) or (
+        z1 < -1e-9 and z2 < -1e-9 and z3 < -1e-9 and z4 < -1e-9)
+    if not convex or by == cy:
+        _triangle(img, row0, row1, ax, ay, -e0, bx, by, e0, cx, cy, -e1, hw, r, g, b, alpha)
+        _triangle(img, row0, row1, bx, by, e0, cx, cy, -e1, dx, dy, e1, hw, r, g, b, alpha)
+        return
+    ymin = min(min(ay, by), min(cy, dy))
+    ymax = max(max(ay, by), max(cy, dy))
+    j0 = max(row0, int(math.ceil(ymin - 0.5)))
+    j1 = min(row1 - 1, int(math.floor(ymax - 0.5)))
+    if j0 > j1:
+        return
+    w = img.shape[1]
+    lim = hw + 0.5
+    s1x, s1y, s10 = _plane(ax, ay, -e0, bx, by, e0, cx, cy, -e1)
+    s2x, s2y, s20 = _plane(bx, by, e0, cx, cy, -e1, dx, dy, e1)
+    mab, kab = _edge(ax, ay, bx, by, cx, cy)                # the outline, each edge from its lower id
+    mbd, kbd = _edge(bx, by, dx, dy, ax, ay)
+    mcd, kcd = _edge(cx, cy, dx, dy, ax, ay)
+    mac, kac = _edge(ax, ay, cx, cy, bx, by)
+    mbc, kbc = _edge(bx, by, cx, cy, ax, ay)                # the diagonal: kind 1 when a is left of it
+    if kbc == 1:
+        lx, ly, l0, rx, ry, r0 = s1x, s1y, s10, s2x, s2y, s20
+    else:
+        lx, ly, l0, rx, ry, r0 = s2x, s2y, s20, s1x, s1y, s10
+    for j in range(j0, j1 + 1):
+        y = j + 0.5
+        lo, hi = _narrow(ax, ay, mab, kab, y, -1e30, 1e30)
+        lo, hi = _narrow(bx, by, mbd, kbd, y, lo, hi)
+        lo, hi = _narrow(cx, cy, mcd, kcd, y, lo, hi)
+        lo, hi = _narrow(ax, ay, mac, kac, y, lo, hi)
+        if lo >= hi:
+            continue
+        i0 = max(0, int(math.ceil(lo - 0.5)))          # centres x = i + 0.5 with lo <= x < hi
+        i1 = min(w - 1, int(math.ceil(hi - 0.5)) - 1)
+        im = int(math.ceil(bx + (y - by) * mbc - 0.5))   # the first centre right of the diagonal
+        _span(img, j, i0, min(i1, im - 1), lx, ly * y + l0, lim, r, g, b, alpha)
+        _span(img, j, max(i0, im), i1, rx, ry * y + r0, lim, r, g, b, alpha)
+
+
 @kernel()
 def paint_band(img, V, C, Q, lo, hi, row0, row1):
     """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
@@ -164,11 +238,8 @@ def paint_band(img, V, C, Q, lo, hi, row0, row1):
         s = Q[q]
         e0, e1 = V[s, 4], V[s + 1, 4]
         r, g, b, alpha = C[s, 0], C[s, 1], C[s, 2], C[s, 3]
-        hw = V[s, 5]
-        _triangle(img, row0, row1, V[s, 0], V[s, 1], -e0, V[s, 2], V[s, 3], e0, V[s + 1, 0], V[s + 1, 1], -e1,
-                  hw, r, g, b, alpha)
-        _triangle(img, row0, row1, V[s, 2], V[s, 3], e0, V[s + 1, 0], V[s + 1, 1], -e1, V[s + 1, 2], V[s + 1, 3],
-                  e1, hw, r, g, b, alpha)
+        _quad(img, row0, row1, V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s + 1, 0], V[s + 1, 1], V[s + 1, 2], V[s + 1, 3],
+              e0, e1, V[s, 5], r, g, b, alpha)
 
 
 @kernel()
