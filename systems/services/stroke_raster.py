@@ -10,6 +10,10 @@ GPU interpolates ``v_side``, cover = clamp(half width + 0.5 − |side|, 0, 1), a
 once and composited by one quad. The curve and its samples are the vertex shader's
 (`gfx._STROKE_VS`), transcribed: `sample_vertices` is its ``main()``.
 
+The canvas covers only the rows the strokes reach (`Band`). A level of detail leaves out
+ropes that look like their neighbours and lie within `LOD_GAP` of painted ones (`keep_ropes`:
+curtains of ropes closer than a pixel, as the million-point scene).
+
 Both cores: the image is cut into bands of rows holding about equal work; each band is one
 job for `split.run`, and a band's pixels see every triangle in strip order, so the picture
 is the same bits whatever the number of threads.
@@ -82,11 +86,12 @@ def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale,
 
 @kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
 def _edge(px, py, qx, qy, rx, ry):
-    """Edge p→q of a triangle whose third vertex is r, for its rows: (x at y = 0 ... as px, py, slope,
-    kind). kind 1: the edge bounds the triangle's x from above on every row (r is to its left),
-    0: from below, 2: horizontal with r below it, 3: horizontal with r above. p is the edge's lower
-    vertex id, so both triangles that share an edge compute the same crossing on each row, and a
-    pixel centre on it goes to exactly one (the triangle to its right: GL's rule, for these strips)."""
+    """Edge p→q of a triangle (or convex quad) whose interior holds vertex r: (slope, kind), its crossing
+    of the row through y being px + (y − py)·slope. kind 1: the edge bounds the interior's x from
+    above (r is to its left), 0: from below, 2: level with r below it, 3: level with r above. p is
+    the edge's lower vertex id, so the two shapes that share an edge compute the same crossing on
+    each row, and a pixel centre on it goes to exactly one: the one to its right, or below a level
+    edge (GL's fill rule, for these strips)."""
     if qy == py:
         return 0.0, 2 if ry > py else 3
     slope = (qx - px) / (qy - py)
@@ -105,52 +110,6 @@ def _narrow(px, py, slope, kind, y, lo, hi):
     if kind == 1:
         return lo, min(hi, x)
     return max(lo, x), hi
-
-
-@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
-def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, alpha):
-    """Paint one triangle (vertices a, b, c in image pixels, in increasing vertex id, with side
-    distances sa, sb, sc) over rows row0..row1 - 1 of ``img``: every pixel whose centre is
-    inside, cover from the side distance interpolated across the triangle, premultiplied "over"."""
-    area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-    if abs(area) < 1e-9:
-        return
-    ymin = min(ay, min(by, cy))
-    ymax = max(ay, max(by, cy))
-    j0 = max(row0, int(math.ceil(ymin - 0.5)))
-    j1 = min(row1 - 1, int(math.floor(ymax - 0.5)))
-    if j0 > j1:
-        return
-    w = img.shape[1]
-    inv = 1.0 / area
-    # the side distance is the plane through (a, sa), (b, sb), (c, sc): side = sx·x + sy·y + s0
-    sx = ((sb - sa) * (cy - ay) - (sc - sa) * (by - ay)) * inv
-    sy = ((sc - sa) * (bx - ax) - (sb - sa) * (cx - ax)) * inv
-    s0 = sa - sx * ax - sy * ay
-    lim = hw + 0.5
-    m0, k0 = _edge(ax, ay, bx, by, cx, cy)
-    m1, k1 = _edge(bx, by, cx, cy, ax, ay)
-    m2, k2 = _edge(ax, ay, cx, cy, bx, by)
-    for j in range(j0, j1 + 1):
-        y = j + 0.5
-        lo, hi = _narrow(ax, ay, m0, k0, y, -1e30, 1e30)
-        lo, hi = _narrow(bx, by, m1, k1, y, lo, hi)
-        lo, hi = _narrow(ax, ay, m2, k2, y, lo, hi)
-        if lo >= hi:
-            continue
-        i0 = max(0, int(math.ceil(lo - 0.5)))          # centres x = i + 0.5 with lo <= x < hi
-        i1 = min(w - 1, int(math.ceil(hi - 0.5)) - 1)
-        base = sy * y + s0
-        for i in range(i0, i1 + 1):
-            cover = lim - abs(sx * (i + 0.5) + base)
-            if cover <= 0.0:
-                continue
-            a = alpha * min(cover, 1.0)
-            keep = 1.0 - a
-            img[j, i, 0] = r * a + img[j, i, 0] * keep
-            img[j, i, 1] = g * a + img[j, i, 1] * keep
-            img[j, i, 2] = b * a + img[j, i, 2] * keep
-            img[j, i, 3] = a + img[j, i, 3] * keep
 
 
 @kernel(inline="always")
@@ -175,6 +134,37 @@ def _span(img, j, i0, i1, sx, base, lim, r, g, b, alpha):
         img[j, i, 1] = g * a + img[j, i, 1] * keep
         img[j, i, 2] = b * a + img[j, i, 2] * keep
         img[j, i, 3] = a + img[j, i, 3] * keep
+
+
+@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
+def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, alpha):
+    """Paint one triangle (vertices a, b, c in image pixels, in increasing vertex id, with side
+    distances sa, sb, sc) over rows row0..row1 - 1 of ``img``: every pixel whose centre is
+    inside, cover from the side distance interpolated across the triangle, premultiplied "over"."""
+    if abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < 1e-9:
+        return
+    ymin = min(ay, min(by, cy))
+    ymax = max(ay, max(by, cy))
+    j0 = max(row0, int(math.ceil(ymin - 0.5)))
+    j1 = min(row1 - 1, int(math.floor(ymax - 0.5)))
+    if j0 > j1:
+        return
+    w = img.shape[1]
+    sx, sy, s0 = _plane(ax, ay, sa, bx, by, sb, cx, cy, sc)
+    lim = hw + 0.5
+    m0, k0 = _edge(ax, ay, bx, by, cx, cy)
+    m1, k1 = _edge(bx, by, cx, cy, ax, ay)
+    m2, k2 = _edge(ax, ay, cx, cy, bx, by)
+    for j in range(j0, j1 + 1):
+        y = j + 0.5
+        lo, hi = _narrow(ax, ay, m0, k0, y, -1e30, 1e30)
+        lo, hi = _narrow(bx, by, m1, k1, y, lo, hi)
+        lo, hi = _narrow(ax, ay, m2, k2, y, lo, hi)
+        if lo >= hi:
+            continue
+        i0 = max(0, int(math.ceil(lo - 0.5)))          # centres x = i + 0.5 with lo <= x < hi
+        i1 = min(w - 1, int(math.ceil(hi - 0.5)) - 1)
+        _span(img, j, i0, i1, sx, sy * y + s0, lim, r, g, b, alpha)
 
 
 @kernel(inline="always")
