@@ -17,9 +17,9 @@ median frame time over the timed frames, after a warm-up.
 While timed, every shipped level replays its gallery script (docs/scripts/NAME.txt,
 written for 480×270, scaled to the frame and looped), so ropes are dragged and thrown,
 tendrils whipped and electrified, the card flung and the dots swiped and clicked.
-The generated scenes (`bench/levels.py`: a 100,000-point rope scene and the scaling
-probes) are driven by tests/drive.py's scripted hand, the one the soak and the
-determinism tests use.
+The generated scenes (`bench/levels.py`: a 100,000-point rope scene, the scaling probes
+and, with `--only 1m`, the million-point curtain) are driven by tests/drive.py's scripted
+hand, the one the soak and the determinism tests use.
 
 Draw calls are `arcade.gl.Geometry.render` calls (game/stats.py `count_draws`),
 counted every timed frame. They are also counted at 3 / 300 / 2,500 ropes, at 390 /
@@ -1058,7 +1058,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.frames", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
     ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
-                    "scaling, memory, studio")
+                    "1m (the million-point scene: only when named), scaling, memory, studio")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
     ap.add_argument("--no-profile", dest="profile", action="store_false",
                     help="skip the per-draw-call profile of each scene")
