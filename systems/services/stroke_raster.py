@@ -136,7 +136,7 @@ def _span(img, j, i0, i1, sx, base, lim, r, g, b, alpha):
         img[j, i, 3] = a + img[j, i, 3] * keep
 
 
-@kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
+@kernel()
 def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, alpha):
     """Paint one triangle (vertices a, b, c in image pixels, in increasing vertex id, with side
     distances sa, sb, sc) over rows row0..row1 - 1 of ``img``: every pixel whose centre is
@@ -167,7 +167,7 @@ def _triangle(img, row0, row1, ax, ay, sa, bx, by, sb, cx, cy, sc, hw, r, g, b, 
         _span(img, j, i0, i1, sx, sy * y + s0, lim, r, g, b, alpha)
 
 
-@kernel(inline="always")
+@kernel()
 def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, alpha):
     """Paint the strip's quad a = s−, b = s+, c = t−, d = t+ (ids in that order): its triangles
     (a, b, c) and (b, c, d), as `_triangle` paints them one after the other, but in one pass over
