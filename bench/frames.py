@@ -17,9 +17,9 @@ median frame time over the timed frames, after a warm-up.
 While timed, every shipped level replays its gallery script (docs/scripts/NAME.txt,
 written for 480×270, scaled to the frame and looped), so ropes are dragged and thrown,
 tendrils whipped and electrified, the card flung and the dots swiped and clicked.
-The generated scenes (`bench/levels.py`: a 100,000-point rope scene and the scaling
-probes) are driven by tests/drive.py's scripted hand, the one the soak and the
-determinism tests use.
+The generated scenes (`bench/levels.py`: a 100,000-point rope scene, the scaling probes
+and, with `--only 1m`, the million-point curtain) are driven by tests/drive.py's scripted
+hand, the one the soak and the determinism tests use.
 
 Draw calls are `arcade.gl.Geometry.render` calls (game/stats.py `count_draws`),
 counted every timed frame. They are also counted at 3 / 300 / 2,500 ropes, at 390 /
@@ -83,7 +83,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZE = (1280, 720)             # px: the frame issue 7 sets the targets at
 SCRIPT_SIZE = (480, 270)       # px: the scene size the gallery scripts are written for (docs/scripts/gallery.sh)
 SCRIPT_LOOP = 120              # frames: a gallery script is replayed every this many frames (its recording length)
-TARGET_FPS = {"rope.toml": 60, "tendrils.toml": 60, "dotgrid.toml": 60, "lanyard.toml": 30, "100k": 30}
+TARGET_FPS = {"rope.toml": 60, "tendrils.toml": 60, "dotgrid.toml": 60, "lanyard.toml": 30, "100k": 30, "1m": 15}
+BIG_SCENES = (   # (--only name, what the log calls it, its level text, its key in the report)
+    ("100k", "100,000-point rope scene", lambda: gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS), "big"),
+    ("1m", "1,000,000-point rope scene", lambda: gen.curtain_level(gen.MILLION_ROPES, gen.BIG_POINTS), "million"),
+)
 MAX_BYTES_PER_POINT = 100      # issue 7: state and GPU buffers per simulated point
 BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"   # the doc's generated section for this tool
 MEMORY_FRAMES = 90             # frames the memory probe plays: past tests/drive.py's first press ...
@@ -345,16 +349,18 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         rep["levels"].append(fr.to_json())
         log(f"{path.name}: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
 
-    # 2. the 100,000-point rope scene
-    if not args.only or "100k" in args.only:
-        log("100,000-point rope scene …")
-        path = gen.write(tmp / "rope100k.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS))
+    # 2. the 100,000-point rope scene, and the million-point one (``--only 1m``: not in a full run)
+    for big, label, text, key in BIG_SCENES:
+        if (args.only or big != "100k") and big not in args.only:
+            continue
+        log(f"{label} …")
+        path = gen.write(tmp / f"rope{big}.toml", text())
         scene = Scene.load(path, size=SIZE)
         try:
             drive = driver(scene, None)
-            fr = play(scene, off, ctx, drive, budget.big_warmup, budget.big_frames, "100k")
+            fr = play(scene, off, ctx, drive, budget.big_warmup, budget.big_frames, big)
             if args.profile:
-                prof = rep.setdefault("profiles", {})["100k"] = call_profile(
+                prof = rep.setdefault("profiles", {})[big] = call_profile(
                     scene, off, ctx, drive, budget.big_warmup + budget.big_frames, budget.profile_frames)
                 prof["geometry_ms"] = geometry_only(scene, off, ctx)
             steps = []
@@ -362,14 +368,15 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
                 t = time.perf_counter()
                 scene.step(1)
                 steps.append(time.perf_counter() - t)
-            rep["big"] = fr.to_json() | {"step_only_ms": 1e3 * statistics.median(steps),
-                                         "ropes": gen.BIG_ROPES, "points_per_rope": gen.BIG_POINTS}
+            rep[key] = fr.to_json() | {"step_only_ms": 1e3 * statistics.median(steps),
+                                       "ropes": scene.point_count // gen.BIG_POINTS, "points_per_rope": gen.BIG_POINTS}
             if args.png:
                 off.render(scene)
-                off.image().convert("RGB").save(args.png)
+                png = args.png if big == "100k" else args.png.with_name(f"{args.png.stem}-{big}{args.png.suffix}")
+                off.image().convert("RGB").save(png)
         finally:
             scene.close()
-        log(f"100k: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
+        log(f"{big}: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
 
     # 3. draw calls against counts
     if not args.only or "scaling" in args.only:
@@ -746,15 +753,15 @@ class _Busy:
 
 
 def window_scenes(only, tmp: Path) -> list[tuple[str, str]]:
-    """(name, level argument) of every scene the window runs time: the shipped levels and 100k.
-    (A million-point rope scene is not among them: as 25,000 [[layer.rope]] tables its level
-    file is 1.9 MB, past the loader's 1 MiB limit.)"""
+    """(name, level argument) of every scene the window runs time: the shipped levels and 100k
+    (and the million-point scene when ``--only`` names 1m: in a full run it would take minutes)."""
     from ropework.level import shipped
     out = [(p.name, str(p)) for p in shipped() if not only or p.stem in only]
-    if not only or "100k" in only:
-        d = tmp / "100k"
-        d.mkdir()
-        out.append(("100k", str(gen.write(d / "generated.toml", gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS)))))
+    for big, _label, text, _key in BIG_SCENES:
+        if (not only and big == "100k") or big in only:
+            d = tmp / big
+            d.mkdir()
+            out.append((big, str(gen.write(d / "generated.toml", text()))))
     return out
 
 
@@ -906,7 +913,7 @@ def window_markdown(rep: dict) -> str:
             got = {w: [r for r in rows if r["name"] == name and r["mode"] == mode and r["who"] == w] for w in whos}
             if not all(got.values()):
                 continue
-            label = {"100k": "100,000-point rope scene"}.get(name, name)
+            label = {"100k": "100,000-point rope scene", "1m": "1,000,000-point rope scene"}.get(name, name)
             a = got["this"]
             load_ = statistics.median(r["load"][0] for rs in got.values() for r in rs)
             if ab:
@@ -947,7 +954,7 @@ def markdown(rep: dict) -> str:
            "framebuffer, `ctx.finish()`; nothing read back. FPS = 1 / the median frame time over "
            f"{b['frames']} frames after {b['warmup']} warm-up frames ({b['big_frames']} after {b['big_warmup']} for "
            "the 100,000-point scene).", ""]
-    if rep["levels"] or rep.get("big"):
+    if rep["levels"] or rep.get("big") or rep.get("million"):
         out += ["### Frames at 1280×720 (software GL)", "",
                 "| scene | holds | FPS (median) | frame ms, median / 90th pct / worst | of which step | of which draw "
                 "| draw calls per frame | target | meets it |",
@@ -955,9 +962,14 @@ def markdown(rep: dict) -> str:
         rows = list(rep["levels"])
         if rep.get("big"):
             big = rep["big"]
-            rows.append(big | {"name": f"100,000-point rope scene ({big['ropes']:,} ropes × {big['points_per_rope']})"})
+            rows.append(big | {"name": f"100,000-point rope scene ({big['ropes']:,} ropes × {big['points_per_rope']})",
+                               "key": "100k"})
+        if rep.get("million"):
+            m = rep["million"]
+            rows.append(m | {"name": f"1,000,000-point rope scene ({m['ropes']:,} ropes × {m['points_per_rope']})",
+                             "key": "1m"})
         for r in rows:
-            key = "100k" if r["name"].startswith("100,000") else r["name"]
+            key = r.get("key", r["name"])
             target = TARGET_FPS.get(key)
             calls = "–".join(str(c) for c in (r["calls"][0], r["calls"][-1])) if len(r["calls"]) > 1 else str(r["calls"][0])
             out.append(f"| {r['name']} | {r['elements']} | {r['fps']:.0f} | {r['frame_ms']:.2f} / {r['p90_ms']:.2f} / {fmt_ms(r['max_ms'])} "
@@ -969,6 +981,11 @@ def markdown(rep: dict) -> str:
                     f"— WORKLOADS.md's W4 shape (segment {gen.BIG_SEGMENT:g} px, {gen.BIG_PASSES} passes) hanging from "
                     f"the top of the window, {gen.BIG_WIDTH:g} px strokes, no end dots; step alone (no drawing): "
                     f"**{big['step_only_ms']:.1f} ms** ({1e3 / big['step_only_ms']:.0f} steps per second)."]
+        if rep.get("million"):
+            m = rep["million"]
+            out += ["", f"1,000,000-point scene (`--only 1m`): `bench/levels.py` `curtain_level({m['ropes']}, "
+                    f"{m['points_per_rope']})` — W5's shape, written as {gen.MILLION_BANDS} repeated `[[layer.rope]]` "
+                    f"tables (`count`, `every`); step alone: **{m['step_only_ms']:.1f} ms**."]
         if rep.get("sparks_full"):
             s = rep["sparks_full"]
             out += ["", f"Tendrils with a {s['sparks']:,}-spark pool kept full: {s['fps']:.0f} FPS "
@@ -1041,7 +1058,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.frames", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
     ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
-                    "scaling, memory, studio")
+                    "1m (the million-point scene: only when named), scaling, memory, studio")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
     ap.add_argument("--no-profile", dest="profile", action="store_false",
                     help="skip the per-draw-call profile of each scene")

@@ -142,9 +142,12 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
             k.check(cfg, path, p)
         cfg["name"] = cfg["name"] or (kind_name if i == 0 else f"{kind_name}-{i}")
         cfg["z"] = cfg["z"] if "z" in raw else i
-        total += k.points(cfg, *size)
+        weight = k.weight(cfg, *size)
+        total += k.points(cfg, *size) + weight
         if total > MAX_POINTS:
-            raise LevelError(path, p, f"expected at most {MAX_POINTS} points in a scene, found {total} so far")
+            raise LevelError(path, p, f"expected at most {MAX_POINTS} points in a scene"
+                             + (" (its many ropes counted in points' worth of memory)" if weight else "")
+                             + f", found {total} so far")
         layers.append(cfg)
     names = [c["name"] for c in layers]
     for i, n in enumerate(names):

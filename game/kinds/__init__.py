@@ -24,6 +24,9 @@ class Kind:
     schema: Table
     spawn: Callable  # spawn(cfg: dict, layer: Layer, frame: Frame) -> None
     points: Callable = lambda cfg, w, h: 0  # how many points cfg creates at w×h (for the caps)
+    # weight(cfg, w, h): memory the layer holds beyond its points, in points' worth, counted with them
+    # against the scene's point cap (level.MAX_POINTS), so that a layer of many small bodies stays bounded
+    weight: Callable = lambda cfg, w, h: 0
     check: Callable | None = None  # check(cfg, level_path, key_path): file-relative checks (images); may fill cfg
     systems: tuple[str, ...] = ()  # the systems a scene with this kind runs (besides the core ones)
     # (label, component class, count(component) -> int): what the statistics overlay (F) counts

@@ -28,6 +28,11 @@ WIDTH = 2.4          # stroke width, px
 TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
+MAX_REPEAT = 1_000_000   # ropes one [[layer.rope]] table may repeat into; what bounds memory is the scene's
+                         # point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past FREE_ROPES
+FREE_ROPES = 10_000      # ropes a layer holds before they weigh on the cap: as many as it could write as tables
+ROPE_WEIGHT = 8          # points' worth of memory each further rope holds: its style, pin, strip samples, end
+                         # dots and their GL copies measured ~0.9 KB a rope at 8192², a point's state ~0.11 KB
 
 # How a running body takes each live key (see ropework.live): cloth shares these.
 def live_gravity(body, cfg, name):
@@ -49,17 +54,17 @@ def live_grab_pins(body, cfg, name):
 
 
 def live_rope_colours(body, cfg, name):
-    body.get(RopeStyle).colour = np.array([parse_colour(r["colour"]) for r in cfg["rope"]], np.float32)
+    body.get(RopeStyle).colour = each_rope(cfg, "colour")
 
 
 def live_rope_widths(body, cfg, name):
-    body.get(RopeStyle).width = np.array([r["width"] for r in cfg["rope"]], np.float32)
+    body.get(RopeStyle).width = each_rope(cfg, "width")
 
 
 def live_anchors(body, cfg, name):
     """Move every rope's pinned first point to its anchor (the studio drags anchors)."""
     pins, pts = body.get(Pins), body.get(Points)
-    pins.anchor[:, 0] = np.array([r["anchor"] for r in cfg["rope"]], np.float32) * np.float32(body.frame.width)
+    pins.anchor[:, 0] = each_rope(cfg, "anchor").astype(np.float32) * np.float32(body.frame.width)
     pts.pos[pins.index] = pins.anchor
     pts.prev[pins.index] = pins.anchor
 
@@ -75,6 +80,12 @@ ROPE = table(
     Key("points", "int", 20, "points in the rope (before fitting to the height)", lo=2, hi=MAX_ROPE_POINTS),
     Key("colour", "colour", "#ff6600", "stroke and dot colour", live=live_rope_colours),
     Key("width", "float", WIDTH, "stroke width, px", lo=0.1, hi=100.0, live=live_rope_widths),
+    Key("count", "int", 1, "ropes this table declares: the rope repeated, each one `every` to the right of the "
+        f"one before (a curtain of many ropes in one table); a layer's ropes past {FREE_ROPES:,} count "
+        f"{ROPE_WEIGHT} points each against the scene's point cap", lo=1, hi=MAX_REPEAT),
+    Key("every", "float", 0.0, "with `count`: the gap between neighbouring anchors, as a fraction of the window "
+        "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
+        "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
 )
 
 SCHEMA = table(
@@ -104,10 +115,46 @@ SCHEMA = table(
 )
 
 
-def fitted_counts(cfg: dict, h: float) -> list[int]:
+def each_rope(cfg: dict, key: str) -> np.ndarray:
+    """``key`` of every rope the layer declares, in order, a table of ``count`` repeated in place:
+    float64 anchors (the n-th of a table at anchor + n · every), int64 points, float32 widths,
+    float32[r, 4] colours."""
+    tables = cfg["rope"]
+    count = np.array([r["count"] for r in tables], np.int64)
+    if key == "colour":
+        return np.repeat(np.array([parse_colour(r["colour"]) for r in tables], np.float32), count, axis=0)
+    if key == "anchor":
+        n = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)   # place in its table
+        every = np.repeat(np.array([r["every"] for r in tables], np.float64), count)
+        return np.repeat(np.array([r["anchor"] for r in tables], np.float64), count) + n * every
+    dtype = np.int64 if key == "points" else np.float32
+    return np.repeat(np.array([r[key] for r in tables], dtype), count)
+
+
+def ropes_declared(cfg: dict) -> int:
+    return sum(r["count"] for r in cfg["rope"])
+
+
+def most_points(cfg: dict) -> int:
+    """Points the layer holds at most (at any height: fitting only shortens), counted per table."""
+    return sum(max(cfg["min_points"], r["points"]) * r["count"] for r in cfg["rope"])
+
+
+def check(cfg: dict, level, key_path: str) -> None:
+    """Every repeated rope's anchor is on the window: anchor + (count - 1) · every in 0..1."""
+    from ropework.schema import LevelError
+    for i, r in enumerate(cfg["rope"]):
+        last = r["anchor"] + (r["count"] - 1) * r["every"]
+        if not -1e-9 <= last <= 1.0 + 1e-9:
+            raise LevelError(level, f"{key_path}.rope[{i}].every",
+                             f"expected the last of {r['count']} anchors (anchor + (count - 1) · every) in 0..1, "
+                             f"found {last:.6g}")
+
+
+def fitted_counts(cfg: dict, h: float) -> np.ndarray:
     """Seed rule: each rope's count capped to fit `fit`·height, but at least `min_points`."""
     fit = math.floor(h * cfg["fit"] / cfg["segment"])
-    return [max(cfg["min_points"], min(r["points"], fit)) for r in cfg["rope"]]
+    return np.maximum(cfg["min_points"], np.minimum(each_rope(cfg, "points"), fit))
 
 
 def spawn(cfg: dict, layer: Layer, frame) -> int:
@@ -117,7 +164,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     n = int(ropes.count.sum())
     rope_of = np.repeat(np.arange(len(counts)), counts)
     j = np.arange(n) - ropes.start[rope_of]                  # index along its rope
-    x = np.array([r["anchor"] for r in cfg["rope"]])[rope_of] * w
+    x = each_rope(cfg, "anchor")[rope_of] * w
     pos = np.stack([x, cfg["anchor_y"] + j * cfg["segment"]], axis=1)
     points = Points.at(pos)
     pins = Pins(index=ropes.start.copy(), anchor=points.pos[ropes.start].copy())
@@ -125,8 +172,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     style = RopeStyle(
-        colour=np.array([parse_colour(r["colour"]) for r in cfg["rope"]], np.float32),
-        width=np.array([r["width"] for r in cfg["rope"]], np.float32),
+        colour=each_rope(cfg, "colour"),
+        width=each_rope(cfg, "width"),
         tip_radius=cfg["tip_radius"], anchor_radius=cfg["anchor_radius"],
     )
     return esper.create_entity(
@@ -141,7 +188,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
 
 
 def work(cfg: dict, w: float, h: float) -> Work:
-    n = sum(max(cfg["min_points"], r["points"]) - 1 for r in cfg["rope"])
+    n = most_points(cfg) - ropes_declared(cfg)
     return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * DRAW_NS_STROKE)
 
 
@@ -152,7 +199,9 @@ def plugin() -> None:
         doc="Verlet ropes hanging from a rail: grab, drag and throw them (seed 001).",
         schema=SCHEMA,
         spawn=spawn,
-        points=lambda cfg, w, h: sum(max(cfg["min_points"], r["points"]) for r in cfg["rope"]),  # most at any height
+        points=lambda cfg, w, h: most_points(cfg),
+        weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
+        check=check,
         work=work,
         systems=("input", "integrate", "relax", "draw_ropes"),
         motion_note="the ropes hold still: seed 001's loop paints one frame and stops",

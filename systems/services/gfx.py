@@ -7,6 +7,8 @@ float32 (arcade.gl's "f"), never per-frame allocations of GL objects.
 """
 from __future__ import annotations
 
+import os
+
 import esper
 import numpy as np
 from arcade.gl import BufferDescription
@@ -15,6 +17,15 @@ STROKE_SUBDIV = 5        # most samples per quadratic piece: points are ~10 px a
 STROKE_SAMPLES = 20_000  # curve samples one Strokes draw may spend on smoothness (each is two triangles,
                          # ≈0.3 µs on llvmpipe); past it pieces get fewer, down to one chord per piece
 PIECE_BITS = 21          # bits of a sample's point index: 2,097,152 points per body (level.MAX_POINTS is 2,000,000)
+
+# Where a Strokes draw is cheaper: llvmpipe pays per triangle, the CPU painter (stroke_raster) per
+# sample plus a full image to clear, upload and composite. `bench.strokes` measures both; the figures
+# (2026-12-01, this 2-core machine) and the rule are in `cpu_paints`.
+GPU_NS_SAMPLE = 720.0    # llvmpipe, per strip sample (two thin triangles, ~1-3 px wide, ~8 px long)
+CPU_NS_SAMPLE = 110.0    # the painter on one core, per sample of the same strokes
+CPU_NS_PIXEL = 5.0       # the canvas per pixel of the scene: clear, upload (16 B), composite
+CPU_NS_DRAW = 1.5e6      # the painter per draw: two kernel calls, a thread hand-off, a texture and a quad
+STROKES = os.environ.get("ROPEWORK_STROKES", "auto")   # "gpu" or "cpu" forces a path (bench A/B); else measured
 
 
 SCENE_TO_CLIP = """
@@ -151,8 +162,24 @@ def stroke_samples(start: np.ndarray, count: np.ndarray, subdiv: int) -> np.ndar
     return np.stack([packed, chain], 1).astype(np.int32)
 
 
+def cpu_paints(samples: int, pixels: int, threads: int = 1) -> bool:
+    """Whether painting ``samples`` strip samples on the CPU over a scene of ``pixels`` beats llvmpipe's
+    triangles: GPU_NS_SAMPLE·samples > CPU_NS_DRAW + CPU_NS_PIXEL·pixels + CPU_NS_SAMPLE·samples/threads.
+    The scene's pixels, not the bound framebuffer's: a picture drawn in bands takes one path throughout.
+    At 1280×720 the line falls near 9,000 samples: every shipped level stays on the GPU."""
+    if STROKES in ("gpu", "cpu"):
+        return STROKES == "cpu"
+    cpu = CPU_NS_DRAW + CPU_NS_PIXEL * pixels + CPU_NS_SAMPLE * samples / max(threads, 1)
+    return GPU_NS_SAMPLE * samples > cpu
+
+
 class Strokes:
-    """Smooth variable-width paths through every rope of a body: one triangle strip, one draw call."""
+    """Smooth variable-width paths through every rope of a body: one triangle strip, one draw call.
+
+    A body of many samples is painted on the CPU instead (`stroke_raster`, into a `canvas.Canvas`,
+    one textured quad), when `cpu_paints` says it is cheaper there: the same triangles, the same
+    cover, the same order — less the look-alike ropes that lie within half a pixel of painted ones
+    (`stroke_raster.keep_ropes`: a level of detail for curtains of ropes closer than a pixel)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -163,26 +190,48 @@ class Strokes:
         self._topology = None
         self.subdiv = STROKE_SUBDIV
         self.n_samples = 0
+        self._samples = np.zeros((0, 2), np.int32)   # stroke_samples of the last topology
+        self._samples_stale = True
         self.geometry = ctx.geometry([], mode=ctx.TRIANGLE_STRIP)   # vertices come from gl_VertexID
+        self.canvas = None           # made on the first CPU paint
+        self.painted = False         # the last draw went through the CPU painter (tests, bench)
+        self._cpu = None             # (pos, samples, colour, width) of the last upload, for the painter
+        self._gpu_stale = True       # the GL buffers do not hold the last upload yet
 
     def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
         """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
         key = (np.asarray(start).tobytes(), np.asarray(count).tobytes())
         if key != self._topology:
+            self._chains = (np.asarray(start).copy(), np.asarray(count).copy())
             self.subdiv = stroke_subdiv(int(np.maximum(np.asarray(count) - 1, 0).sum()))
-            samples = stroke_samples(start, count, self.subdiv)
-            self.samples.write(samples)
-            self.n_samples = len(samples)
+            self._samples = stroke_samples(start, count, self.subdiv)
+            self.n_samples = len(self._samples)
             self._topology = key
-        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
+            self._samples_stale = True
+        self._cpu = (np.ascontiguousarray(pos[:, :2], dtype=np.float32), np.asarray(colour, np.float32),
+                     np.asarray(width, np.float32))
+        self._gpu_stale = True
+
+    def _to_gpu(self) -> None:
+        if not self._gpu_stale:
+            return
+        pos, colour, width = self._cpu
+        if self._samples_stale:
+            self.samples.write(self._samples)
+            self._samples_stale = False
+        self.positions.write(pos)
         style = np.zeros((len(width), 2, 4), np.float32)
         style[:, 0] = colour
         style[:, 1, 0] = width
         self.styles.write(style)
+        self._gpu_stale = False
 
     def draw(self, viewport, width_scale=1.0, alpha_scale=1.0, override=None) -> None:
         if not self.n_samples:
             return
+        if self._paint(viewport, width_scale, alpha_scale, override):
+            return
+        self._to_gpu()
         self.positions.buffer.bind_to_storage_buffer(binding=0)
         self.styles.buffer.bind_to_storage_buffer(binding=1)
         self.samples.buffer.bind_to_storage_buffer(binding=2)
@@ -194,6 +243,24 @@ class Strokes:
         p["base"] = 0
         p["subdiv"] = self.subdiv
         self.geometry.render(p, vertices=2 * self.n_samples)
+
+    def _paint(self, viewport, width_scale, alpha_scale, override) -> bool:
+        """Paint on the CPU when `cpu_paints` says so and the viewport fits a canvas; False: use the GPU."""
+        from ropework.systems.services import canvas, split, stroke_raster
+        self.painted = False
+        v = canvas.view(self.ctx.viewport, self.ctx.fbo.size, viewport)
+        if v is None or v.rect[2] * v.rect[3] > canvas.MAX_PIXELS:
+            return False
+        if not cpu_paints(self.n_samples, int(viewport[0]) * int(viewport[1]), split.threads()):
+            return False
+        if self.canvas is None:
+            self.canvas = stroke_raster.Band(self.ctx)
+        pos, colour, width = self._cpu
+        if not stroke_raster.paint(self.canvas, viewport, pos, *self._chains, self._samples, self.subdiv, colour,
+                                   width, width_scale, alpha_scale, override):
+            return False
+        self.painted = True
+        return True
 
 
 _QUAD_VS = """

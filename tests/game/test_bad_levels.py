@@ -259,6 +259,22 @@ CAPS = [  # (document, window size, key path, words)
      (1280, 720), "layer[0]", "points"),
     ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.5}] * 10_001}]}, (1280, 720), "layer[0].rope",
      "expected 1..10000 entries"),
+    ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.0, "count": 1_000_000, "every": 1e-6, "points": 3}]}]},
+     (1280, 720), "layer[0]", "points"),     # one table repeated past the cap: counted, never expanded
+    ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.5, "count": 100_000, "points": 2}] * 10_000}]},
+     (1280, 720), "layer[0]", "points"),
+    ({"layer": [{"kind": "ropes", "min_points": 2, "rope": [{"anchor": 0.0, "count": 1_000_000, "every": 1e-6,
+                                                            "points": 2}]}]},
+     (1280, 720), "layer[0]", "ropes counted in points' worth of memory"),   # 2,000,000 points, but a million ropes
+    ({"layer": [{"kind": "ropes", "min_points": 2, "name": f"r{i}",
+                 "rope": [{"anchor": 0.0, "count": 50_000, "every": 2e-5, "points": 2}]} for i in range(5)]},
+     (1280, 720), "layer[4]", "points"),      # each 100,000 points and 40,000 weighed ropes
+    ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.5, "count": 1_000_001}]}]}, (1280, 720),
+     "layer[0].rope[0].count", "expected an integer in 1..1000000"),
+    ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.5}, {"anchor": 0.9, "count": 3, "every": 0.1}]}]},
+     (1280, 720), "layer[0].rope[1].every", "expected the last of 3 anchors (anchor + (count - 1) · every) in 0..1, found 1.1"),
+    ({"layer": [{"kind": "ropes", "rope": [{"anchor": 0.1, "count": 5, "every": -0.05}]}]},
+     (1280, 720), "layer[0].rope[0].every", "found -0.1"),
     ({"layer": [{"kind": "dotgrid", "gap": 1.0, "name": f"d{i}"} for i in range(32)]}, (1280, 720),
      "layer[2]", "points"),
 ]

@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ropework import level
@@ -29,6 +30,43 @@ def test_counts_fit_the_height_as_the_seed(scenes):
     (_, r), = scenes("rope.toml", size=(800, 2000)).find(Ropes)
     assert r.count.tolist() == [20, 27, 22]
 
+
+def test_a_repeated_rope_table_is_its_ropes_written_out(tmp_path):
+    """``count``/``every`` declare the same ropes as one table each: same arrays, same state after
+    play (the order too: a table's ropes in place, in anchor order, before the next table's)."""
+    from ropework.scene import Scene
+    from tests import drive
+    head = '[[layer]]\nkind = "ropes"\n'
+    tables = [(0.1, 4, 0.05, 12, "#ff6600", 1.5), (0.9, 1, 0.0, 9, "#00d4ff", 2.4), (0.8, 3, -0.2, 15, "#c5ff3b", 3.0)]
+    compact = head + "".join(f'[[layer.rope]]\nanchor = {a}\ncount = {n}\nevery = {e}\npoints = {p}\n'
+                             f'colour = "{c}"\nwidth = {w}\n' for a, n, e, p, c, w in tables)
+    written = head + "".join(f'[[layer.rope]]\nanchor = {a + i * e!r}\npoints = {p}\ncolour = "{c}"\nwidth = {w}\n'
+                             for a, n, e, p, c, w in tables for i in range(n))
+    (tmp_path / "compact.toml").write_text(compact)
+    (tmp_path / "written.toml").write_text(written)
+    assert level.load(tmp_path / "compact.toml").layers[0]["rope"][0]["count"] == 4
+    runs = []
+    for name in ("compact", "written"):
+        scene = Scene.load(tmp_path / f"{name}.toml", size=(640, 360), seed=1)
+        try:
+            first = scene.arrays()
+            hand = drive.Hand(640, 360)
+            for step in range(120):      # past the hand's first grab (step 60), so a rope is dragged
+                hand.apply(scene, step)
+                scene.step()
+            runs.append((first, scene.arrays(), scene.state_hash()))
+        finally:
+            scene.close()
+    (a0, a1, ah), (b0, b1, bh) = runs
+    (pos,) = [c["Points"]["pos"] for c in a0.values() if "Points" in c]
+    assert len(pos) == 4 * 12 + 9 + 3 * 15
+    for x, y in ((a0, b0), (a1, b1)):
+        assert x.keys() == y.keys()
+        for e in x:
+            for comp in x[e]:
+                for f in x[e][comp]:
+                    np.testing.assert_array_equal(x[e][comp][f], y[e][comp][f], err_msg=f"{comp}.{f}")
+    assert ah == bh
 
 ROPE = '[[layer]]\nkind = "ropes"\n[[layer.rope]]\nanchor = 0.5\n'
 
