@@ -595,8 +595,15 @@ class Shared:
     def __init__(self):
         self._programs = None
         self._foil = None
+        self._blank = None
         self._textures: dict[tuple, object] = {}
         self.target = Target()
+
+    def blank(self, ctx):
+        """A 1×1 texture bound for the untextured parts: the shader's texture() costs nothing on it."""
+        if self._blank is None:
+            self._blank = ctx.texture((1, 1), components=4, data=bytes((255, 255, 255, 255)))
+        return self._blank
 
     def foil(self, ctx):
         """The holographic finish's foil program (made once, for the layers that have the finish)."""
@@ -764,6 +771,5 @@ class DrawLanyard:
         prog["u_colour"] = colour
         prog["u_material"] = material
         prog["u_textured"] = 1 if tex is not None else 0
-        if tex is not None:
-            tex.use(0)
+        (tex if tex is not None else gl.shared.blank(gl.ctx)).use(0)
         geo.render(prog)
