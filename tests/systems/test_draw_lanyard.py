@@ -9,7 +9,8 @@ from ropework.components.card import CardLook, StrapLook
 from ropework.level import resolve
 from ropework.systems.services import camera as cam3
 from ropework.render import Offscreen
-from ropework.systems.draw_lanyard import DrawLanyard, card_meshes, catmull_rom, render_ratio, ribbon, ribbon_indices, slab, source_box
+from ropework.systems.draw_lanyard import (DrawLanyard, card_meshes, catmull_rom, composite_taps, render_ratio, ribbon,
+                                          ribbon_indices, slab, source_box)
 from tests.conftest import LEVELS
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
 
@@ -298,3 +299,75 @@ def test_the_straps_weave_shows_at_one_to_one(scenes, gl_window, tmp_path):
     spectrum = np.abs(np.fft.rfft(line - line.mean()))
     period = n / (1 + np.argmax(spectrum[1:]))
     assert 2.5 <= period <= 4.0, period
+
+
+# ── issue 15: the same layer for fewer texture fetches ───────────────────────────────────────────
+
+EDGE_ON = (-0.2, 1.45, 0.3)   # card rotation: edge-on, so the untextured edge covers pixels
+
+
+@pytest.mark.parametrize("taps, vp, size, want", [
+    (2, (0, 0, 640, 360), (1280, 720), 1), (2, (10, 20, 640, 360), (1280, 720), 1),
+    (2, (0, 0, 641, 360), (1280, 720), 2), (2, (0, 0, 640, 360), (1281, 720), 2),
+    (4, (0, 0, 320, 180), (1280, 720), 2), (3, (0, 0, 320, 180), (960, 540), 3), (1, (0, 0, 1280, 720), (1280, 720), 1),
+])
+def test_the_composite_pairs_taps_only_where_texels_tile_each_pixel_exactly(taps, vp, size, want):
+    assert composite_taps(taps, vp, size) == want
+
+
+def test_a_paired_tap_averages_the_four_texels_as_four_taps_do(scenes, gl_window):
+    """One bilinear tap where 2×2 texels meet against the 2×2 taps at their centres, over random texels:
+    the sampler's fixed-point weights may round the other way, by one level, never more."""
+    from ropework.systems import draw_lanyard as dl
+    fw, fh = gl_window.get_framebuffer_size()
+    s = scenes("lanyard.toml", size=(fw // 2, fh // 2))
+    on_screen(gl_window, s)                                          # makes the layer's GL
+    layer_gl, = next(d for d in s.draws if isinstance(d, DrawLanyard))._gl.values()
+    layer = (fw, fh)
+    layer_gl.target(layer)
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (fh, fw, 1), dtype=np.uint8)
+    rgba = np.concatenate([np.minimum(rng.integers(0, 256, (fh, fw, 3), dtype=np.uint8), a), a], axis=-1)
+    layer_gl.fbo.color_attachments[0].write(rgba.tobytes())          # premultiplied, as the layer holds it
+    vp = (0, 0, fw // 2, fh // 2)
+    shown = (0, 0, fw // 2, fh // 2)
+    own = source_box(shown, vp, layer)
+    ctx = gl_window.ctx
+    pictures = []
+    for pair in (True, False):
+        ctx.screen.use()
+        ctx.viewport = (0, 0, fw, fh)
+        ctx.screen.clear(color=(0, 0, 0, 255))
+        ctx.viewport = vp
+        if not pair:
+            original = dl.composite_taps
+            dl.composite_taps = lambda taps, vp, size: taps
+        try:
+            layer_gl.composite_into(vp, shown, own, taps=2)
+        finally:
+            if not pair:
+                dl.composite_taps = original
+        w, h = vp[2], vp[3]
+        pictures.append(np.frombuffer(ctx.screen.read(viewport=(0, 0, w, h), components=3), np.uint8).astype(int))
+    ctx.viewport = (0, 0, fw, fh)
+    d = np.abs(pictures[0] - pictures[1])
+    assert d.max() <= 1 and (d > 0).mean() < 0.5
+    assert pictures[0].std() > 20                                    # the picture is the random texels, not flat
+
+
+def test_untextured_parts_look_the_same_whatever_picture_is_bound(scenes, gl_window, monkeypatch):
+    """The edge and the clip bind a 1×1 texture (llvmpipe runs the shader's texture() either way): their
+    colour must not depend on it — the same frame with the card's back picture bound there instead."""
+    from ropework.systems import draw_lanyard as dl
+    size = (640, 360)
+    s = scenes("badge.toml", size=size)
+    s.step(60)
+    _, card, _, _ = parts(s)
+    card.rot[:] = EDGE_ON
+    off = Offscreen(gl_window.ctx, size)
+    off.render(s)
+    blank = off.pixels().astype(int)
+    layer_gl, = next(d for d in s.draws if isinstance(d, DrawLanyard))._gl.values()
+    monkeypatch.setattr(dl.Shared, "blank", lambda self, ctx: layer_gl.back_tex)
+    off.render(s)
+    assert np.array_equal(off.pixels().astype(int), blank)
