@@ -1,0 +1,149 @@
+"""A CPU image of what one draw covers: painted by a kernel, uploaded once, composited by one quad.
+
+Where llvmpipe's per-primitive cost dominates (100,000 instanced quads cost ~90 ms before
+any pixel, docs/performance.md), a numba kernel can paint the pixels itself and hand the
+GPU one texture. `Canvas.begin` sizes a float32 premultiplied RGBA image to the pixels the
+bound framebuffer's viewport covers — the intersection of ``ctx.viewport`` with the
+framebuffer, so a band of `ropework.render.Offscreen` (its viewport is the whole picture
+shifted past the band) and a scene drawn scaled into a smaller framebuffer both work — and
+clears it to transparent; `View` says which scene point each pixel centre is, exactly as
+the GPU evaluates a fragment there (the shaders' ``scene_to_clip`` and glViewport, y flipped);
+`Canvas.show` uploads the image to a reused texture and draws it with (ONE,
+ONE_MINUS_SRC_ALPHA), which equals blending each painted primitive "over" in turn.
+
+Row 0 of `Canvas.image` is the bottom row of the covered rectangle (GL's order), so the
+image uploads as it is. Its buffers are reused frame to frame (regrown only when a larger
+rectangle comes) and bounded by MAX_PIXELS.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_PIXELS = 8192 * 1024   # pixels a canvas may hold (16 B each: 128 MiB): an Offscreen band (8192 px wide, 1024
+                           # rows) or a 3840×2160 window; a bigger viewport is left to the GPU path
+
+_VS = """
+#version 330
+out vec2 v_uv;
+void main() {
+    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
+    v_uv = p;
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+"""
+
+_FS = """
+#version 330
+uniform sampler2D u_src;
+in vec2 v_uv;
+out vec4 out_colour;
+void main() { out_colour = texture(u_src, v_uv); }
+"""
+
+
+@dataclass(frozen=True)
+class View:
+    """The framebuffer pixels a canvas covers and the scene point at each pixel's centre.
+
+    rect: (x, y, w, h) in framebuffer pixels (GL: y up), the viewport ∩ the framebuffer.
+    Pixel (column i, row j) of the image, row 0 at the bottom, has its centre at scene
+    (x0 + i·dx, y0 + j·dy), scene pixels with y down (dy < 0).
+    """
+
+    rect: tuple[int, int, int, int]
+    x0: float
+    dx: float
+    y0: float
+    dy: float
+
+
+def view(viewport, framebuffer_size, scene_size) -> View | None:
+    """Where a scene of ``scene_size`` px, drawn through ``viewport`` (x, y, w, h) into a framebuffer
+    of ``framebuffer_size``, lands: None when the viewport covers no pixel of the framebuffer."""
+    vx, vy, vw, vh = (int(v) for v in viewport)
+    fw, fh = (int(v) for v in framebuffer_size)
+    x, y = max(vx, 0), max(vy, 0)
+    w, h = min(vx + vw, fw) - x, min(vy + vh, fh) - y
+    if w <= 0 or h <= 0 or vw <= 0 or vh <= 0:
+        return None
+    sw, sh = float(scene_size[0]), float(scene_size[1])
+    # glViewport: window x = vx + (clip x + 1)·vw/2, and scene_to_clip: clip x = 2·q.x/sw − 1, so
+    # q.x = (window x − vx)·sw/vw; window y = vy + (1 − q.y/sh)·vh, so q.y = sh·(1 − (window y − vy)/vh).
+    return View((x, y, w, h), x0=(x + 0.5 - vx) * sw / vw, dx=sw / vw,
+                y0=sh * (1.0 - (y + 0.5 - vy) / vh), dy=-sh / vh)
+
+
+class Canvas:
+    """One reusable image, its texture and the quad that composites it (see the module's docstring)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self.empty = ctx.geometry()
+        self.texture = None
+        self.view: View | None = None    # what `image` covers, set by `begin`
+        self.image = np.zeros((0, 0, 4), np.float32)   # float32[h, w, 4] premultiplied RGBA, row 0 at the bottom
+        self._store = np.zeros(0, np.float32)          # the buffer `image` is a view of, regrown only upwards
+
+    def region(self, scene_size) -> View | None:
+        """The view of the bound framebuffer's viewport; None when it covers nothing or more than MAX_PIXELS."""
+        ctx = self.ctx
+        v = view(ctx.viewport, ctx.fbo.size, scene_size)
+        if v is None or v.rect[2] * v.rect[3] > MAX_PIXELS:
+            return None
+        return v
+
+    def begin(self, scene_size, clear: bool = True) -> View | None:
+        """Size `image` to the bound viewport (see `region`) and clear it to transparent (unless
+        ``clear`` is False: the caller paints every pixel). None, and nothing changed, when it
+        does not fit."""
+        v = self.region(scene_size)
+        if v is None:
+            return None
+        w, h = v.rect[2], v.rect[3]
+        if self._store.size < w * h * 4:
+            self._store = np.zeros(w * h * 4, np.float32)
+        self.image = self._store[:w * h * 4].reshape(h, w, 4)
+        if clear:
+            self.image.fill(0.0)
+        self.view = v
+        return v
+
+    def show(self) -> None:
+        """Upload `image` and composite it."""
+        self.upload()
+        self.composite()
+
+    def upload(self) -> None:
+        h, w = self.image.shape[:2]
+        if self.texture is None or self.texture.size != (w, h):
+            if self.texture is not None:
+                self.texture.delete()
+            self.texture = self.ctx.texture((w, h), components=4, dtype="f4")
+            self.texture.filter = self.ctx.NEAREST, self.ctx.NEAREST   # texel centres land on pixel centres
+        self.texture.write(self.image)
+
+    def composite(self) -> None:
+        """Draw the last uploaded image over the rectangle it covers (again, for a cached image):
+        premultiplied "over", with blending enabled; the viewport and blend function are restored."""
+        ctx, v = self.ctx, self.view
+        if self.texture is None or v is None:
+            return
+        vp, blend = tuple(ctx.viewport), ctx.blend_func
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+        ctx.viewport = v.rect
+        self.texture.use(0)
+        self.program["u_src"] = 0
+        self.empty.render(self.program, mode=ctx.TRIANGLES, vertices=3)
+        ctx.viewport = vp
+        ctx.blend_func = blend
+
+    def release(self) -> None:
+        if self.texture is not None:
+            self.texture.delete()
+            self.texture = None
+        self._store = np.zeros(0, np.float32)
+        self.image = np.zeros((0, 0, 4), np.float32)

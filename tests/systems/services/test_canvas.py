@@ -1,0 +1,123 @@
+"""The canvas: which scene point each pixel is, through plain, scaled and banded viewports,
+and that compositing its premultiplied image is "over"."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ropework.render import Offscreen
+from ropework.systems.services.canvas import MAX_PIXELS, Canvas, view
+
+
+class Painter:
+    """A stand-in scene for Offscreen (the canvas is under test): it paints each covered pixel
+    with its own scene coordinates, R = x/256 and G = y/256 of its centre (mod 1), alpha 1."""
+
+    background = (0.0, 0.0, 0.0, 1.0)
+
+    def __init__(self, ctx, size, paint=None):
+        self.canvas = Canvas(ctx)
+        self.width, self.height = size
+        self.paint = paint or self.coordinates
+        self.views = []
+
+    @staticmethod
+    def coordinates(image, v):
+        h, w = image.shape[:2]
+        xs = v.x0 + v.dx * np.arange(w)
+        ys = v.y0 + v.dy * np.arange(h)
+        image[..., 0] = (np.floor(xs)[None, :] % 256) / 255.0
+        image[..., 1] = (np.floor(ys)[:, None] % 256) / 255.0
+        image[..., 3] = 1.0
+
+    def draw(self, ctx):
+        v = self.canvas.begin((self.width, self.height))
+        self.views.append(v)
+        self.paint(self.canvas.image, v)
+        self.canvas.show()
+
+
+def expected_coordinates(size, scale):
+    """uint8[h, w, 2] of a picture whose pixel (row r, column c) shows scene (c + 0.5, r + 0.5)·scale."""
+    w, h = size
+    xs = np.floor((np.arange(w) + 0.5) * scale) % 256
+    ys = np.floor((np.arange(h) + 0.5) * scale) % 256
+    return np.stack(np.broadcast_arrays(xs[None, :], ys[:, None]), axis=-1).astype(int)
+
+
+def test_each_pixel_shows_the_scene_point_at_its_centre(gl_window):
+    scene = Painter(gl_window.ctx, (300, 200))
+    off = Offscreen(gl_window.ctx, (300, 200))
+    off.render(scene)
+    img = off.pixels()
+    assert (img[..., :2] == expected_coordinates((300, 200), 1.0)).all()
+    assert scene.views[0].rect == (0, 0, 300, 200)
+
+
+def test_a_scene_drawn_scaled_into_a_smaller_framebuffer(gl_window):
+    """A 600×400 scene through a 300×200 viewport: pixel centre (c + 0.5, r + 0.5) is scene 2·that."""
+    scene = Painter(gl_window.ctx, (600, 400))
+    off = Offscreen(gl_window.ctx, (300, 200))
+    off.render(scene)
+    assert (off.pixels()[..., :2] == expected_coordinates((300, 200), 2.0)).all()
+
+
+def test_a_banded_picture_covers_each_band_once(gl_window):
+    """Offscreen bands: the viewport is the whole picture shifted down past each band; the canvas
+    holds only the band's rows and the assembled picture is the one-piece picture."""
+    scene = Painter(gl_window.ctx, (120, 250))
+    off = Offscreen(gl_window.ctx, (120, 250), band_rows=64)
+    off.render(scene)
+    img = off.pixels()[..., :2]
+    assert (img == expected_coordinates((120, 250), 1.0)).all()
+    assert [v.rect for v in scene.views] == [(0, 0, 120, 64)] * 4    # 64 + 64 + 64 + 58 rows: 4 bands
+    assert scene.canvas.image.shape == (64, 120, 4)
+
+
+def test_the_view_of_a_viewport_past_the_framebuffer():
+    v = view((0, -186, 120, 250), (120, 64), (120, 250))    # Offscreen's first band: scene rows 0..63
+    assert v.rect == (0, 0, 120, 64)
+    assert (v.x0, v.dx) == (0.5, 1.0)
+    assert v.y0 == pytest.approx(63.5) and v.dy == -1.0      # framebuffer row 0 (bottom) is scene row 63
+    v = view((0, 0, 120, 250), (120, 64), (120, 250))       # its last: rows 192..249 from framebuffer row 0 up
+    assert v.rect == (0, 0, 120, 64) and v.y0 == pytest.approx(249.5)
+    v = view((-50, 0, 200, 100), (300, 200), (400, 100))    # left of the framebuffer, and scaled 2× in x
+    assert v.rect == (0, 0, 150, 100) and (v.x0, v.dx) == (101.0, 2.0)
+    assert view((500, 0, 100, 100), (300, 200), (100, 100)) is None
+
+
+def test_compositing_is_premultiplied_over(gl_window):
+    """Half-transparent red (premultiplied 0.5, 0, 0, 0.5) over a blue page: half red, half blue; a
+    transparent pixel leaves the page as it was."""
+    def paint(image, v):
+        image[:, :50] = (0.5, 0.0, 0.0, 0.5)
+    scene = Painter(gl_window.ctx, (100, 40), paint)
+    scene.background = (0.0, 0.0, 1.0, 1.0)
+    off = Offscreen(gl_window.ctx, (100, 40))
+    off.render(scene)
+    img = off.pixels()[..., :3].astype(int)
+    assert np.abs(img[:, :50] - (128, 0, 128)).max() <= 1
+    assert (img[:, 50:] == (0, 0, 255)).all()
+
+
+def test_the_buffers_are_reused_and_bounded(gl_window):
+    canvas = Canvas(gl_window.ctx)
+    off = Offscreen(gl_window.ctx, (200, 100))
+    with off.fbo.activate():
+        gl_window.ctx.viewport = (0, 0, 200, 100)
+        canvas.begin((200, 100))
+        store = canvas._store
+        canvas.image[:] = 1.0
+        canvas.show()
+        gl_window.ctx.viewport = (0, 0, 150, 100)     # smaller: the same buffer, cleared
+        canvas.begin((150, 100))
+        assert canvas._store is store and canvas.image.shape == (100, 150, 4) and not canvas.image.any()
+        gl_window.ctx.viewport = (0, 0, 200, 100)
+        assert canvas.region((200, 100)).rect == (0, 0, 200, 100)
+    big = gl_window.ctx.framebuffer(color_attachments=[gl_window.ctx.texture((MAX_PIXELS // 1024 + 1, 1024))])
+    with big.activate():
+        gl_window.ctx.viewport = (0, 0, *big.size)
+        assert canvas.region(big.size) is None and canvas.begin(big.size) is None   # one pixel too many
+        gl_window.ctx.viewport = (0, 0, big.size[0] - 1, 1024)
+        assert canvas.region(big.size) is not None
+    assert canvas._store is store
