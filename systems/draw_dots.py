@@ -30,6 +30,12 @@ rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
 a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
 quad's vertices and triangles (docs/performance.md, "Issue 17's keys").
 
+A dense grid is painted on the CPU instead (`Splat`, when `splat_pays`): a numba kernel
+evaluates the look program's formulas at every pixel centre a dot can reach, in dot order,
+into a float32 canvas (`services.canvas`) that one quad composites — the per-quad cost is
+what bounds llvmpipe, and a dense grid has ~10 dots over each pixel. The seed's sparse page
+keeps its GPU program. A sleeping splatted grid composites the image it last painted.
+
 A sleeping grid (`DotSleep`: its step changed nothing) whose dots cover more
 pixels than the viewport (`cache_pays`) is drawn once into a cached image — premultiplied alpha, so compositing it equals drawing the dots
 over whatever is below — and from then on that image is composited, one
@@ -44,7 +50,7 @@ from arcade.gl import BufferDescription
 from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx, split
-from ropework.systems.services.canvas import Canvas
+from ropework.systems.services.canvas import Canvas, view
 from ropework.systems.services.kernels import kernel
 
 _VS = """
@@ -321,13 +327,20 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
-GPU_DOT_NS = 900.0      # llvmpipe's cost of one dot's instanced quad before any pixel (docs/performance.md)
-SPLAT_PIXEL_NS = 9.0    # the splat's cost per viewport pixel whatever the grid: clear, upload, composite
+# What the splat saves per dot and costs per viewport pixel, measured 2026-12-01 on llvmpipe (2 cores, CPU ms
+# per 1280×720 draw, grids of 576 to 100,000 dots, pointer sweeping, 1-minute load 6.6): the GPU's quads cost
+# ~1.7 µs a dot for the seed's program and ~4.5 µs for the look's (swell, glow, stretch), the splat ~0.3 and
+# ~0.7 µs, plus ~15 ns a viewport pixel whatever the grid (its clear, upload and composite). Crossover at
+# 1280×720: ~10,000 dots (seed), ~3,600 (look); the seed's page (390 dots) stays on the GPU.
+SEED_DOT_NS = 1400.0    # ns per dot the splat saves over the seed's GPU program
+LOOK_DOT_NS = 3800.0    # ns per dot it saves over the look program
+SPLAT_PIXEL_NS = 15.0   # ns per viewport pixel the splat costs
 
 
 def splat_pays(n: int, diameter: float, look: DotLook | None, viewport) -> bool:
-    """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads."""
-    return n * GPU_DOT_NS > viewport[2] * viewport[3] * SPLAT_PIXEL_NS
+    """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
+    measured costs above (``look`` None: the seed's program; ``viewport``: x, y, w, h)."""
+    return n * (SEED_DOT_NS if look is None else LOOK_DOT_NS) > viewport[2] * viewport[3] * SPLAT_PIXEL_NS
 
 
 def intro_running(look: DotLook | None, clock: float) -> bool:
@@ -424,7 +437,7 @@ def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, band
     return starts[bands]
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
 def _rect_span(ry, ax, ay, ex, ey):
     """The run of x (relative to the centre) where a horizontal line ry below a rectangle's centre
     crosses it: |x·ax + ry·ay| <= ex and |ry·ax − x·ay| <= ey (its axes ax, ay); lo > hi when it
@@ -443,7 +456,7 @@ def _rect_span(ry, ax, ay, ex, ey):
     return lo, hi
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
 def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
     """Paint the dots ``order[first:last]`` (in that order) over rows row0..row1-1 of ``image``
     (float32[h, w, 4] premultiplied): at each pixel centre what `_LOOK_FS` computes, blended "over".
@@ -633,7 +646,8 @@ class DrawDots:
                     gl.draw(viewport, style.size, state, shown, premultiply)
 
             asleep = sleep is not None and sleep.asleep and not intro_running(look, frame.t)
-            if splat_pays(grid.n, style.size, look if fancy else None, tuple(ctx.viewport)):
+            covered = view(ctx.viewport, ctx.fbo.size, viewport)     # the pixels a canvas would hold
+            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, covered.rect):
                 if gl.splat is None:
                     gl.splat = Splat(ctx)
                 p = splat_params(viewport, style.size, look if fancy else None, colours, frame.t, grid.gap, shown)
