@@ -335,12 +335,19 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
 SEED_DOT_NS = 1400.0    # ns per dot the splat saves over the seed's GPU program
 LOOK_DOT_NS = 3800.0    # ns per dot it saves over the look program
 SPLAT_PIXEL_NS = 15.0   # ns per viewport pixel the splat costs
+SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its float texture's 16
+                                 # (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
+                                 # draws on the GPU, as before the splat, so memory stays where it was
+SPLAT_MAX_DOTS = 1_000_000       # dots a splat may hold tables for (~80 B each: ~80 MB); more draw on the GPU
 
 
 def splat_pays(n: int, diameter: float, look: DotLook | None, viewport) -> bool:
     """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
-    measured costs above (``look`` None: the seed's program; ``viewport``: x, y, w, h)."""
-    return n * (SEED_DOT_NS if look is None else LOOK_DOT_NS) > viewport[2] * viewport[3] * SPLAT_PIXEL_NS
+    measured costs above (``look`` None: the seed's program; ``viewport``: x, y, w, h), within
+    the splat's memory bounds."""
+    pixels = viewport[2] * viewport[3]
+    return (pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS
+            and n * (SEED_DOT_NS if look is None else LOOK_DOT_NS) > pixels * SPLAT_PIXEL_NS)
 
 
 def intro_running(look: DotLook | None, clock: float) -> bool:

@@ -199,3 +199,12 @@ def test_a_sleeping_dense_grid_composites_its_image_without_painting(scenes, gl_
     scene.step(1)
     off.render(scene)
     assert splat.paints == 2 and not (off.pixels() == first).all()
+
+
+def test_the_splat_stays_within_its_memory_bounds():
+    """A canvas and its texture cost 32 B a covered pixel, the tables ~80 B a dot: past the bounds
+    (an 8192-wide Offscreen band, two million dots) the grid draws on the GPU as before."""
+    assert draw_dots.splat_pays(100_000, 5.0, None, (0, 0, 1280, 720))
+    assert draw_dots.splat_pays(1_000_000, 5.0, None, (0, 0, 2560, 1600))
+    assert not draw_dots.splat_pays(1_000_000, 5.0, None, (0, 0, 8192, 1024))      # the pixels of one band
+    assert not draw_dots.splat_pays(2_000_000, 5.0, None, (0, 0, 1280, 720))
