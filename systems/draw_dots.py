@@ -366,23 +366,18 @@ D_X, D_Y, D_AX, D_AY, D_R, D_HALF, D_HALO, D_REACH, D_ALPHA, D_EX, D_EY, D_RED =
 D_COUNT = 15
 LANES = 8              # float32 lanes of one AVX2 vector: the splat's pixel loop runs in whole vectors
 SPLAT_BAND_ROWS = 32   # image rows per band: a band is one job for a thread, and each walks only its dots
+SPLAT_SETUP_DOTS = 25_000   # dots per job of the per-dot setup (4 jobs for 100,000: both threads share it)
 
 
 @kernel()
-def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, band_rows, dots, box, starts, order):
-    """Per dot what `_LOOK_VS` computes (lit level, radius with swell and intro, axis, half length,
-    halo, fade, colour) into ``dots``, the image pixels its quad can touch into ``box`` (i0, i1, j0, j1,
-    inclusive; i0 > i1 when none), and the dots of each band of ``band_rows`` rows, in dot order
-    (``order[starts[b]:starts[b + 1]]``: the GPU's instance order, which "over" depends on).
-    Returns how many (band, dot) entries ``order`` holds."""
-    n = origin.shape[0]
-    moving = velocity.shape[0] == n
+def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, dots, box, first, last):
+    """For dots first..last-1 what `_LOOK_VS` computes (lit level, radius with swell and intro, axis,
+    half length, halo, fade, colour) into ``dots``, and the image pixels its quad can touch into
+    ``box`` (i0, i1, j0, j1, inclusive; i0 > i1 when none)."""
+    moving = velocity.shape[0] == origin.shape[0]
     s2 = p[P_SPAN] ** 2 + p[P_SPAN + 1] ** 2 + p[P_SPAN + 2] ** 2
     vw, vh = p[P_VIEWPORT], p[P_VIEWPORT + 1]
-    bands = starts.shape[0] - 1
-    for b in range(bands + 1):
-        starts[b] = 0
-    for k in range(n):
+    for k in range(first, last):
         lit = 0.0
         if s2 > 0.0:
             lit = ((colour[k, 0] - p[P_BASE]) * p[P_SPAN] + (colour[k, 1] - p[P_BASE + 1]) * p[P_SPAN + 1]
@@ -428,14 +423,26 @@ def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, band
         if i0 > i1 or j0 > j1 or a * max(1.0, glow) < INVISIBLE:
             i0, i1 = 1, 0
         box[k, 0], box[k, 1], box[k, 2], box[k, 3] = i0, i1, j0, j1
-        if i0 <= i1:
-            for b in range(j0 // band_rows, j1 // band_rows + 1):
+
+
+@kernel()
+def _splat_bin(box, band_rows, starts, order):
+    """The dots of each band of ``band_rows`` rows, in dot order (``order[starts[b]:starts[b + 1]]``:
+    the GPU's instance order, which "over" depends on). Returns how many (band, dot) entries
+    ``order`` needs: when more than it holds, it is left unfilled (the caller grows it, calls again)."""
+    bands = starts.shape[0] - 1
+    for b in range(bands + 1):
+        starts[b] = 0
+    n = box.shape[0]
+    for k in range(n):
+        if box[k, 0] <= box[k, 1]:
+            for b in range(box[k, 2] // band_rows, box[k, 3] // band_rows + 1):
                 starts[b + 1] += 1
     for b in range(bands):
         starts[b + 1] += starts[b]
     fill = starts[:bands].copy()
     if starts[bands] > order.shape[0]:
-        return starts[bands]                                 # too small: the caller grows it and calls again
+        return starts[bands]
     for k in range(n):
         if box[k, 0] <= box[k, 1]:
             for b in range(box[k, 2] // band_rows, box[k, 3] // band_rows + 1):
@@ -465,13 +472,15 @@ def _rect_span(ry, ax, ay, ex, ey):
 
 @kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
 def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
-    """Paint the dots ``order[first:last]`` (in that order) over rows row0..row1-1 of ``image``
-    (float32[h, w, 4] premultiplied): at each pixel centre what `_LOOK_FS` computes, blended "over".
+    """Clear rows row0..row1-1 of ``image`` (float32[h, w, 4] premultiplied) and paint the dots
+    ``order[first:last]`` over them, in that order: at each pixel centre what `_LOOK_FS` computes,
+    blended "over".
 
     A row visits only the pixel centres where the dot can reach half a colour level (those its
     fragment shader would not discard): the capsule of radius r + edge around its segment (a
     circle), or its quad (a square). The alphas of a row's run are computed first, in float32
     like the GPU, into a scratch row (a loop the compiler vectorises), then blended."""
+    image[row0:row1] = 0.0                  # this band's rows: cleared here, by the thread that paints them
     run = np.zeros(image.shape[1] + LANES, np.float32)
     zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
     fdx = F4(dx)
@@ -591,7 +600,7 @@ class Splat:
     def paint(self, grid: DotGrid, p: np.ndarray, scene_size) -> bool:
         """Paint every dot into the canvas and upload it (`Canvas.composite` shows it); False
         (nothing painted) when the bound viewport does not fit a canvas."""
-        v = self.canvas.begin(scene_size)
+        v = self.canvas.begin(scene_size, clear=False)   # every band clears its own rows
         if v is None:
             return False
         n = grid.n
@@ -603,17 +612,18 @@ class Splat:
         if len(self.starts) != bands + 1:
             self.starts = np.zeros(bands + 1, np.int64)
         velocity = grid.velocity if len(grid.velocity) == n else np.zeros((0, 2), np.float32)
-        args = (grid.origin, grid.offset, grid.colour, velocity, p, v.x0, v.dx, v.y0, v.dy, w, h, SPLAT_BAND_ROWS,
-                self.dots, self.box, self.starts)
-        total = _splat_setup(*args, self.order)
+        split.run((_splat_setup, (grid.origin, grid.offset, grid.colour, velocity, p, v.x0, v.dx, v.y0, v.dy, w, h,
+                                  self.dots, self.box, a, b)) for a, b in split.pieces(n, SPLAT_SETUP_DOTS))
+        box = self.box[:n]
+        total = _splat_bin(box, SPLAT_BAND_ROWS, self.starts, self.order)
         if total > len(self.order):
             self.order = np.zeros(max(total, 2 * len(self.order)), np.int32)
-            total = _splat_setup(*args, self.order)
+            total = _splat_bin(box, SPLAT_BAND_ROWS, self.starts, self.order)
         image, s = self.canvas.image, self.starts
         square = p[P_SQUARE] == 1.0
         split.run((_splat_band, (image, self.dots, self.box, self.order, s[b], s[b + 1], b * SPLAT_BAND_ROWS,
                                  min(h, (b + 1) * SPLAT_BAND_ROWS), v.x0, v.dx, v.y0, v.dy, square))
-                  for b in range(bands) if s[b + 1] > s[b])
+                  for b in range(bands))
         self.canvas.upload()
         self.paints += 1
         return True
