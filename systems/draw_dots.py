@@ -633,6 +633,22 @@ class DrawDots:
     def __init__(self):
         self._gl: dict[int, DotsGL] = {}
 
+    @staticmethod
+    def warm_kernels(width: float, height: float) -> None:
+        """Compile the splat's kernels now if a grid of the current world would be splatted in a
+        viewport of its scene's size (a first run's warm-up steps its scene but draws nothing)."""
+        for ent, (grid, style) in esper.get_components(DotGrid, DotStyle):
+            look = esper.try_component(ent, DotLook)
+            if splat_pays(grid.n, style.size, None if plain(look) else look, (0, 0, int(width), int(height))):
+                image, dots = np.zeros((4, 4, 4), np.float32), np.zeros((1, D_COUNT), np.float32)
+                box, starts, order = np.zeros((1, 4), np.int32), np.zeros(2, np.int64), np.zeros(1, np.int32)
+                one = np.zeros((1, 2), np.float32)
+                _splat_setup(one, one, np.zeros((1, 3), np.float32), one, np.zeros(P_COUNT), 0.5, 1.0, 3.5, -1.0, 4, 4,
+                             dots, box, 0, 1)
+                _splat_bin(box, SPLAT_BAND_ROWS, starts, order)
+                _splat_band(image, dots, box, order, 0, 1, 0, 4, 0.5, 1.0, 3.5, -1.0, False)
+                return
+
     def draw(self, frame, layer_name: str, ctx) -> None:
         gfx.forget_gone(self._gl)
         for ent, (grid, style, layer) in esper.get_components(DotGrid, DotStyle, Layer):

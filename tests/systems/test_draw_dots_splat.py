@@ -208,3 +208,17 @@ def test_the_splat_stays_within_its_memory_bounds():
     assert draw_dots.splat_pays(1_000_000, 5.0, None, (0, 0, 2560, 1600))
     assert not draw_dots.splat_pays(1_000_000, 5.0, None, (0, 0, 8192, 1024))      # the pixels of one band
     assert not draw_dots.splat_pays(2_000_000, 5.0, None, (0, 0, 1280, 720))
+
+
+def test_a_first_runs_warm_up_compiles_the_splat_only_where_it_will_run(tmp_path, monkeypatch):
+    """The warm-up steps a throwaway scene and draws nothing; the drawer's `warm_kernels` calls the
+    splat's kernels (compiling them before the first frame) for a dense grid, not for the seed's page."""
+    from ropework.level import load, resolve
+    from ropework.scene import warm
+    calls = []
+    real = draw_dots._splat_band
+    monkeypatch.setattr(draw_dots, "_splat_band", lambda *a: (calls.append(1), real(*a))[1])
+    warm(load(dot_level(tmp_path, gap=3.04, **LOOK), (1280, 720)))
+    assert calls == [1]
+    warm(load(resolve("dotgrid"), (1280, 720)))
+    assert calls == [1]
