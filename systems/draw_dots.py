@@ -327,27 +327,32 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
-# What the splat saves per dot and costs per viewport pixel, measured 2026-12-01 on llvmpipe (2 cores, CPU ms
-# per 1280×720 draw, grids of 576 to 100,000 dots, pointer sweeping, 1-minute load 6.6): the GPU's quads cost
-# ~1.7 µs a dot for the seed's program and ~4.5 µs for the look's (swell, glow, stretch), the splat ~0.3 and
-# ~0.7 µs, plus ~15 ns a viewport pixel whatever the grid (its clear, upload and composite). Crossover at
-# 1280×720: ~10,000 dots (seed), ~3,600 (look); the seed's page (390 dots) stays on the GPU.
-SEED_DOT_NS = 1400.0    # ns per dot the splat saves over the seed's GPU program
-LOOK_DOT_NS = 3800.0    # ns per dot it saves over the look program
-SPLAT_PIXEL_NS = 15.0   # ns per viewport pixel the splat costs
+# What the splat saves per dot and costs per covered pixel, measured 2026-12-01 on llvmpipe (2 cores; CPU ms per
+# draw into 1280×720 of grids of 576 to 100,000 dots with the pointer sweeping, both paths alternating, 1-minute
+# load 5-7). The GPU spends ~0.9 µs on each dot's quad before any pixel, which the splat does not; its pixels cost
+# about as much as the splat's, more for the look's halos. Per dot the splat saved ~1.4 µs (seed program) and
+# ~2.5 µs (look: swell, glow, stretch) for 5 px dots drawn 1:1, less when a bigger scene is drawn scaled down
+# (a 1920×1080 grid into 1280×720: the GPU was faster for 5,184 dots, seed and look); it costs ~15 ns a covered
+# pixel whatever the grid (clear, upload, composite). Crossover at 1280×720: ~10,000 dots (seed), ~5,500 (look);
+# the seed's page (390 dots) stays on the GPU.
+QUAD_NS = 900.0         # ns per dot: the GPU's quad, vertices and triangle setup, before any fragment
+SEED_PIXELS_NS = 500.0  # ns per 5 px dot drawn 1:1 the splat saves beyond that, seed program (scales with its area)
+LOOK_PIXELS_NS = 1600.0  # ... look program
+SPLAT_PIXEL_NS = 15.0   # ns per covered pixel the splat costs
 SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its float texture's 16
                                  # (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
                                  # draws on the GPU, as before the splat, so memory stays where it was
 SPLAT_MAX_DOTS = 1_000_000       # dots a splat may hold tables for (~80 B each: ~80 MB); more draw on the GPU
 
 
-def splat_pays(n: int, diameter: float, look: DotLook | None, viewport) -> bool:
+def splat_pays(n: int, diameter: float, look: DotLook | None, rect, scale: float = 1.0) -> bool:
     """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
-    measured costs above (``look`` None: the seed's program; ``viewport``: x, y, w, h), within
-    the splat's memory bounds."""
-    pixels = viewport[2] * viewport[3]
-    return (pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS
-            and n * (SEED_DOT_NS if look is None else LOOK_DOT_NS) > pixels * SPLAT_PIXEL_NS)
+    measured costs above (``look`` None: the seed's program; ``rect``: x, y, w, h, the pixels
+    the canvas would cover; ``scale``: framebuffer px per scene px), within its memory bounds."""
+    pixels = rect[2] * rect[3]
+    area = (scale * (diameter + 1.0) / 6.0) ** 2          # a dot's quad against a 5 px dot's drawn 1:1
+    saved = QUAD_NS + (SEED_PIXELS_NS if look is None else LOOK_PIXELS_NS) * area
+    return pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS and n * saved > pixels * SPLAT_PIXEL_NS
 
 
 def intro_running(look: DotLook | None, clock: float) -> bool:
@@ -387,7 +392,8 @@ def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, dots
         ox, oy = origin[k, 0], origin[k, 1]
         intro = p[P_INTRO]
         if intro > 0.0:
-            delay = INTRO_SPREAD * intro * np.sqrt((ox - p[P_CENTRE]) ** 2 + (oy - p[P_CENTRE + 1]) ** 2) / max(p[P_REACH], 1.0)
+            from_centre = np.sqrt((ox - p[P_CENTRE]) ** 2 + (oy - p[P_CENTRE + 1]) ** 2)
+            delay = INTRO_SPREAD * intro * from_centre / max(p[P_REACH], 1.0)
             u = min(max((p[P_CLOCK] - delay) / ((1.0 - INTRO_SPREAD) * intro), 0.0), 1.0) - 1.0
             r *= 1.0 + (BACK_OUT + 1.0) * u * u * u + BACK_OUT * u * u
         vx = velocity[k, 0] if moving else 0.0
@@ -680,7 +686,8 @@ class DrawDots:
 
             asleep = sleep is not None and sleep.asleep and not intro_running(look, frame.t)
             covered = view(ctx.viewport, ctx.fbo.size, viewport)     # the pixels a canvas would hold
-            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, covered.rect):
+            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, covered.rect,
+                                                  1.0 / covered.dx):
                 if gl.splat is None:
                     gl.splat = Splat(ctx)
                 p = splat_params(viewport, style.size, look if fancy else None, colours, frame.t, grid.gap, shown)
