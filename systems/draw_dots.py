@@ -369,6 +369,7 @@ F4 = np.float32         # the splat's pixel arithmetic is float32, as the GPU's
 # Columns of the per-dot table `_splat_setup` fills, float32[n, D_COUNT]: what the vertex shader hands on.
 D_X, D_Y, D_AX, D_AY, D_R, D_HALF, D_HALO, D_REACH, D_ALPHA, D_EX, D_EY, D_RED = range(12)   # D_REACH: 1/reach
 D_COUNT = 15
+OPAQUE = np.float32(1.0 - 1e-5)   # coverage past which a pixel shows nothing beneath: under 0.003 of a level
 LANES = 8              # float32 lanes of one AVX2 vector: the splat's pixel loop runs in whole vectors
 SPLAT_BAND_ROWS = 32   # image rows per band: a band is one job for a thread, and each walks only its dots
 SPLAT_SETUP_DOTS = 25_000   # dots per job of the per-dot setup (4 jobs for 100,000: both threads share it)
@@ -479,8 +480,11 @@ def _rect_span(ry, ax, ay, ex, ey):
 @kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
 def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
     """Clear rows row0..row1-1 of ``image`` (float32[h, w, 4] premultiplied) and paint the dots
-    ``order[first:last]`` over them, in that order: at each pixel centre what `_LOOK_FS` computes,
-    blended "over".
+    ``order[first:last]`` into them as if blended "over" in that order: at each pixel centre what
+    `_LOOK_FS` computes. "Over" is associative, so the dots go front to back, each "under" what
+    is there (colour += c·a·(1 − A), A += a·(1 − A)) — the same picture to float rounding — and a
+    pixel already OPAQUE is left alone: in a dense grid most of a dot is covered by the dots drawn
+    after it, and a row's run is trimmed at both ends to where something still shows.
 
     A row visits only the pixel centres where the dot can reach half a colour level (those its
     fragment shader would not discard): the capsule of radius r + edge around its segment (a
@@ -491,7 +495,7 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
     zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
     fdx = F4(dx)
     inv_dx = 1.0 / dx
-    for m in range(first, last):
+    for m in range(last - 1, first - 1, -1):     # front to back: see above
         k = order[m]
         cx, cy, ax, ay = dots[k, D_X], dots[k, D_Y], dots[k, D_AX], dots[k, D_AY]
         r, half, glow, inv_reach = dots[k, D_R], dots[k, D_HALF], dots[k, D_HALO], dots[k, D_REACH]
@@ -518,11 +522,15 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
                         lo, hi = min(lo, F4(end) * sx - q), max(hi, F4(end) * sx + q)
             i0 = max(box[k, 0], int(np.ceil((cx + lo - x0) * inv_dx)))
             i1 = min(box[k, 1], int(np.floor((cx + hi - x0) * inv_dx)))
+            while i0 <= i1 and image[j, i0, 3] >= OPAQUE:     # covered already by the dots drawn over it
+                i0 += 1
+            while i1 >= i0 and image[j, i1, 3] >= OPAQUE:
+                i1 -= 1
             if i0 > i1:
                 continue
             rx0 = F4(x0 + i0 * dx - cx)
-            lanes = (i1 - i0 + LANES) // LANES * LANES    # whole vectors: a lane past the run is outside the
-            if square:                                    # dot, so its alpha is below INVISIBLE (never blended)
+            lanes = (i1 - i0 + LANES) // LANES * LANES    # whole vectors: lanes past the run are computed
+            if square:                                    # and never blended
                 for c in range(0, lanes, LANES):
                     for l in range(LANES):
                         rx = rx0 + F4(c + l) * fdx
@@ -548,15 +556,14 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha
                         run[c + l] = a if a >= invisible else zero
-            for l in range(i1 - i0 + 1):
-                a = run[l]
-                if a > zero:
-                    i = i0 + l
-                    keep = one - a
-                    image[j, i, 0] = red * a + image[j, i, 0] * keep
-                    image[j, i, 1] = green * a + image[j, i, 1] * keep
-                    image[j, i, 2] = blue * a + image[j, i, 2] * keep
-                    image[j, i, 3] = a + image[j, i, 3] * keep
+            for l in range(i1 - i0 + 1):            # "under": what shows through the dots above
+                i = i0 + l
+                w = run[l] * (one - image[j, i, 3])
+                image[j, i, 0] += red * w
+                image[j, i, 1] += green * w
+                image[j, i, 2] += blue * w
+                image[j, i, 3] += w
+
 
 def splat_params(viewport, diameter: float, look: DotLook | None, colours: DotColours | None, clock: float,
                  gap: float, shown) -> np.ndarray:
