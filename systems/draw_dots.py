@@ -458,7 +458,7 @@ def _splat_bin(box, band_rows, starts, order):
     return starts[bands]
 
 
-@kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
+@kernel(error_model="numpy", fastmath=True)
 def _rect_span(ry, ax, ay, ex, ey):
     """The run of x (relative to the centre) where a horizontal line ry below a rectangle's centre
     crosses it: |x·ax + ry·ay| <= ex and |ry·ax − x·ay| <= ey (its axes ax, ay); lo > hi when it
@@ -477,7 +477,7 @@ def _rect_span(ry, ax, ay, ex, ey):
     return lo, hi
 
 
-@kernel(error_model="numpy", fastmath={"nnan", "ninf", "nsz"})
+@kernel(error_model="numpy", fastmath=True)
 def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
     """Clear rows row0..row1-1 of ``image`` (float32[h, w, 4] premultiplied) and paint the dots
     ``order[first:last]`` into them as if blended "over" in that order: at each pixel centre what
