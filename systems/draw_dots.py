@@ -328,16 +328,16 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
 
 
 # What the splat saves per dot and costs per covered pixel, measured 2026-12-01 on llvmpipe (2 cores; CPU ms per
-# draw into 1280×720 of grids of 576 to 100,000 dots with the pointer sweeping, both paths alternating, 1-minute
-# load 5-7). The GPU spends ~0.9 µs on each dot's quad before any pixel, which the splat does not; its pixels cost
-# about as much as the splat's, more for the look's halos. Per dot the splat saved ~1.4 µs (seed program) and
-# ~2.5 µs (look: swell, glow, stretch) for 5 px dots drawn 1:1, less when a bigger scene is drawn scaled down
-# (a 1920×1080 grid into 1280×720: the GPU was faster for 5,184 dots, seed and look); it costs ~15 ns a covered
-# pixel whatever the grid (clear, upload, composite). Crossover at 1280×720: ~10,000 dots (seed), ~5,500 (look);
-# the seed's page (390 dots) stays on the GPU.
+# draw into 1280×720, both paths alternating, the pointer sweeping, 1-minute load 5-7). The GPU spends ~0.9 µs on
+# each dot's quad before any pixel, which the splat does not; its fragments cost about what the splat's pixels
+# do, so what else is saved grows with a dot's side, not its area. Saved per dot: ~1.4 µs (seed program) and
+# ~2.5 µs (look: swell, glow, stretch) for 5 px dots drawn 1:1; a 1920×1080 grid of 5,184 dots drawn into
+# 1280×720 (3.3 px dots), 1.6 / 1.9 µs; pixels.toml's 2,840 10 px squares, 3.9 µs. The splat costs ~15 ns a
+# covered pixel whatever the grid (clear, upload, composite). Crossover at 1280×720: ~10,000 dots (seed),
+# ~5,500 (look); the seed's page (390 dots), the scaled full-HD grid and pixels.toml stay on the GPU.
 QUAD_NS = 900.0         # ns per dot: the GPU's quad, vertices and triangle setup, before any fragment
-SEED_PIXELS_NS = 500.0  # ns per 5 px dot drawn 1:1 the splat saves beyond that, seed program (scales with its area)
-LOOK_PIXELS_NS = 1600.0  # ... look program
+SEED_SIDE_NS = 480.0    # ns per dot the splat saves beyond that, seed program, for a 5 px dot drawn 1:1 (∝ its side)
+LOOK_SIDE_NS = 1600.0   # ... look program
 SPLAT_PIXEL_NS = 15.0   # ns per covered pixel the splat costs
 SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its float texture's 16
                                  # (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
@@ -350,8 +350,8 @@ def splat_pays(n: int, diameter: float, look: DotLook | None, rect, scale: float
     measured costs above (``look`` None: the seed's program; ``rect``: x, y, w, h, the pixels
     the canvas would cover; ``scale``: framebuffer px per scene px), within its memory bounds."""
     pixels = rect[2] * rect[3]
-    area = (scale * (diameter + 1.0) / 6.0) ** 2          # a dot's quad against a 5 px dot's drawn 1:1
-    saved = QUAD_NS + (SEED_PIXELS_NS if look is None else LOOK_PIXELS_NS) * area
+    side = scale * (diameter + 1.0) / 6.0                  # a dot's quad side against a 5 px dot's drawn 1:1
+    saved = QUAD_NS + (SEED_SIDE_NS if look is None else LOOK_SIDE_NS) * side
     return pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS and n * saved > pixels * SPLAT_PIXEL_NS
 
 
