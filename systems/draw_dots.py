@@ -369,6 +369,8 @@ F4 = np.float32         # the splat's pixel arithmetic is float32, as the GPU's
 # Columns of the per-dot table `_splat_setup` fills, float32[n, D_COUNT]: what the vertex shader hands on.
 D_X, D_Y, D_AX, D_AY, D_R, D_HALF, D_HALO, D_REACH, D_ALPHA, D_EX, D_EY, D_RED = range(12)   # D_REACH: 1/reach
 D_COUNT = 15
+DISC_HALF = 0.5         # px: a capsule whose half length is at most this is spanned as a disc (cheaper rows,
+                        # a few more pixel centres evaluated, the same alphas)
 OPAQUE = np.float32(1.0 - 1e-5)   # coverage past which a pixel shows nothing beneath: under 0.003 of a level
 LANES = 8              # float32 lanes of one AVX2 vector: the splat's pixel loop runs in whole vectors
 SPLAT_BAND_ROWS = 32   # image rows per band: a band is one job for a thread, and each walks only its dots
@@ -503,13 +505,14 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
         red, green, blue = dots[k, D_RED], dots[k, D_RED + 1], dots[k, D_RED + 2]
         big = ey + F4(1e-3)         # the visible capsule's radius (r + edge), a hair wider for rounding
         sx, sy = ax * half, ay * half
-        disc = not square and half == zero
+        disc = not square and half <= DISC_HALF
+        round_ = big + half                         # a capsule this short lies inside one disc of this radius
         for j in range(max(box[k, 2], row0), min(box[k, 3], row1 - 1) + 1):
             ry = F4(y0 + j * dy - cy)
-            if disc:                                # the common dot: neither moving nor square
-                if abs(ry) > big:
+            if disc:                                # the common dot: round and (nearly) still
+                if abs(ry) > round_:
                     continue
-                hi = np.sqrt(big * big - ry * ry)
+                hi = np.sqrt(round_ * round_ - ry * ry)
                 lo = -hi
             elif square:
                 lo, hi = _rect_span(ry, ax, ay, ex + F4(1e-3), big)
