@@ -177,8 +177,10 @@ COMPARE_LEVELS = ("dotgrid", "moeru", "jelly", "streaks", "pixels")   # the ship
 
 
 def compare(tmp: Path, ctx, other: Path, reps: int) -> int:
-    """Draw the same scene states with `other`'s DotsGL and this tree's, alternating (A/B, one process)."""
+    """Draw the same scene states with `other`'s drawer (its DrawDots.draw and DotsGL) and this tree's,
+    alternating (A/B, one process)."""
     import importlib.util
+    import types
 
     import numpy as np
 
@@ -189,9 +191,10 @@ def compare(tmp: Path, ctx, other: Path, reps: int) -> int:
     ours = draw_dots.DotsGL
     off = Offscreen(ctx, FRAME)
 
-    def draw(scene, drawer, cls) -> tuple[float, float]:
-        drawer._gl.clear()                 # GL state of the class under test only
-        draw_dots.DotsGL = cls
+    def draw(scene, drawer, module, cls) -> tuple[float, float]:
+        drawer._gl.clear()                 # GL state of the drawer under test only
+        draw_dots.DotsGL = cls             # its GL class, and its `DrawDots.draw` (which picks GPU or splat)
+        drawer.draw = types.MethodType(module.DrawDots.draw, drawer)
         off.render(scene)                  # builds its programs and uploads the layout: not timed
         ctx.finish()
         t0, c0 = time.perf_counter(), time.process_time()
@@ -213,12 +216,13 @@ def compare(tmp: Path, ctx, other: Path, reps: int) -> int:
                     drive(scene, k)
                     scene.step(1)
                 for _ in range(reps):
-                    a.append(draw(scene, drawer, them.DotsGL))
+                    a.append(draw(scene, drawer, them, them.DotsGL))
                     pa = off.pixels()[..., :3].astype(int)
-                    b.append(draw(scene, drawer, ours))
+                    b.append(draw(scene, drawer, draw_dots, ours))
                     worst = max(worst, int(np.abs(pa - off.pixels()[..., :3].astype(int)).max()))
             finally:
                 draw_dots.DotsGL = ours
+                del drawer.draw
                 scene.close()
             am, bm = np.median(a, axis=0), np.median(b, axis=0)
             label = f"100k in 1280×720, {name}" if path != name else f"{name}.toml"

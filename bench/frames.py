@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.frames                               # everything (≈ 1 minute)
     .venv/bin/python -m bench.frames --quick                       # smoke run, fewer frames
     .venv/bin/python -m bench.frames --write docs/performance.md   # refresh the doc's frames section
-    .venv/bin/python -m bench.frames --only rope,100k --no-memory  # a subset: level stems, 100k, scaling, memory
+    .venv/bin/python -m bench.frames --only rope,100k --no-memory  # a subset: level stems, 100k, dots100k, scaling, memory
     .venv/bin/python -m bench.frames --window --loaded --write docs/performance.md   # the real window (≈ 6 minutes)
     .venv/bin/python -m bench.frames --window --only rope,tendrils --ab ../other/.venv/bin/python   # interleaved A/B
     .venv/bin/python -m bench.frames --shots /tmp/shots --ab ../other/.venv/bin/python   # pictures, max difference
@@ -312,6 +312,9 @@ def machine(ctx=None) -> str:
 
 def run(args) -> dict:
     from ropework.render import Offscreen, headless_window
+    if getattr(args, "gpu_dots", False):
+        from ropework.systems import draw_dots
+        draw_dots.splat_pays = lambda *a: False
     budget = QUICK if args.quick else FULL
     ctx = headless_window(*SIZE).ctx
     off = Offscreen(ctx, SIZE)
@@ -377,6 +380,20 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
         finally:
             scene.close()
         log(f"{big}: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
+
+    # 2b. the 100,000-dot grid with issue 17's look (swell, glow, streaks), dotgrid.toml's gallery script
+    if not args.only or "dots100k" in args.only:
+        log("100,000-dot look grid …")
+        gap = gen.gap_for(gen.BIG_DOTS, SIZE)
+        path = gen.write(tmp / "dots100k.toml", gen.dot_level(gap) + gen.DOT_LOOK)
+        scene = Scene.load(path, size=SIZE)
+        try:
+            fr = play(scene, off, ctx, driver(scene, ROOT / "levels" / "dotgrid.toml"), budget.big_warmup,
+                      budget.big_frames, f"100,000-dot grid, gap {gap:g}, swell + glow + streaks")
+        finally:
+            scene.close()
+        rep["levels"].append(fr.to_json())
+        log(f"100k dots: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
 
     # 3. draw calls against counts
     if not args.only or "scaling" in args.only:
@@ -1058,7 +1075,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.frames", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
     ap.add_argument("--only", default="", help="comma-separated subset: level stems (rope, tendrils, …), 100k, "
-                    "1m (the million-point scene: only when named), scaling, memory, studio")
+                    "1m (the million-point scene: only when named), dots100k, scaling, memory, studio")
+    ap.add_argument("--gpu-dots", action="store_true", help="draw dot grids with their GPU programs only, never "
+                    "the CPU splat: the draw before it, for a before/after")
     ap.add_argument("--no-memory", dest="memory", action="store_false", help="skip the memory probe")
     ap.add_argument("--no-profile", dest="profile", action="store_false",
                     help="skip the per-draw-call profile of each scene")

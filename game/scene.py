@@ -72,7 +72,9 @@ def compile_notice(level: Level) -> str | None:
 
 def warm(level: Level) -> None:
     """Compile the kernels ``level``'s scene uses, in a throwaway scene of its own world: a few
-    steps with a press, as a player's first moments. The real scene is untouched."""
+    steps with a press, as a player's first moments, and the draw-time kernels of any system
+    class that offers ``warm_kernels(width, height)`` (nothing is drawn here, so they would
+    otherwise compile in the first frame). The real scene is untouched."""
     from ropework.systems.services import kernels
     scene = Scene(level, (640, 360))
     try:
@@ -80,6 +82,11 @@ def warm(level: Level) -> None:
         scene.step(3)
         scene.pointer_up(320, 120)
         scene.step(1)
+        for spec, _ in frame(level):
+            hook = getattr(spec.processor_class(), "warm_kernels", None)
+            if hook is not None:
+                with scene.active():
+                    hook(scene.width, scene.height)
     finally:
         scene.close()
     kernels.remember(*_kernel_key(level))

@@ -30,6 +30,12 @@ rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
 a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
 quad's vertices and triangles (docs/performance.md, "Issue 17's keys").
 
+A dense grid is painted on the CPU instead (`Splat`, when `splat_pays`): a numba kernel
+evaluates the look program's formulas at every pixel centre a dot can reach, in dot order,
+into a float32 canvas (`services.canvas`) that one quad composites — the per-quad cost is
+what bounds llvmpipe, and a dense grid has ~10 dots over each pixel. The seed's sparse page
+keeps its GPU program. A sleeping splatted grid composites the image it last painted.
+
 A sleeping grid (`DotSleep`: its step changed nothing) whose dots cover more
 pixels than the viewport (`cache_pays`) is drawn once into a cached image — premultiplied alpha, so compositing it equals drawing the dots
 over whatever is below — and from then on that image is composited, one
@@ -43,7 +49,9 @@ from arcade.gl import BufferDescription
 
 from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
-from ropework.systems.services import gfx
+from ropework.systems.services import gfx, split
+from ropework.systems.services.canvas import Canvas, view
+from ropework.systems.services.kernels import kernel
 
 _VS = """
 #version 330
@@ -252,6 +260,7 @@ class DotsGL:
         self.empty = ctx.geometry()
         self.fill = gfx.Quads(ctx)
         self.cache = None        # (framebuffer, key) of the sleeping grid's image
+        self.splat = None        # the CPU splat (`Splat`), made when a dense grid first draws
         self.cached_draws = 0    # frames composited from the cache (the tests read it)
 
     def upload(self, grid: DotGrid, moving: bool) -> None:
@@ -318,13 +327,343 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
+# What the splat saves per dot and costs per covered pixel, measured 2026-12-01 on llvmpipe (2 cores; CPU ms per
+# draw into 1280×720, both paths alternating, the pointer sweeping, 1-minute load 5-7). The GPU spends ~0.9 µs on
+# each dot's quad before any pixel, which the splat does not; its fragments cost about what the splat's pixels
+# do, so what else is saved grows with a dot's side, not its area. Saved per dot: ~1.4 µs (seed program) and
+# ~2.5 µs (look: swell, glow, stretch) for 5 px dots drawn 1:1; a 1920×1080 grid of 5,184 dots drawn into
+# 1280×720 (3.3 px dots), 1.6 / 1.9 µs; pixels.toml's 2,840 10 px squares, 3.9 µs. The splat costs ~15 ns a
+# covered pixel whatever the grid (clear, upload, composite). Crossover at 1280×720: ~10,000 dots (seed),
+# ~5,500 (look); the seed's page (390 dots), the scaled full-HD grid and pixels.toml stay on the GPU.
+QUAD_NS = 900.0         # ns per dot: the GPU's quad, vertices and triangle setup, before any fragment
+SEED_SIDE_NS = 480.0    # ns per dot the splat saves beyond that, seed program, for a 5 px dot drawn 1:1 (∝ its side)
+LOOK_SIDE_NS = 1600.0   # ... look program
+SPLAT_PIXEL_NS = 15.0   # ns per covered pixel the splat costs
+SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its float texture's 16
+                                 # (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
+                                 # draws on the GPU, as before the splat, so memory stays where it was
+SPLAT_MAX_DOTS = 1_000_000       # dots a splat may hold tables for (~80 B each: ~80 MB); more draw on the GPU
+
+
+def splat_pays(n: int, diameter: float, look: DotLook | None, rect, scale: float = 1.0) -> bool:
+    """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
+    measured costs above (``look`` None: the seed's program; ``rect``: x, y, w, h, the pixels
+    the canvas would cover; ``scale``: framebuffer px per scene px), within its memory bounds."""
+    pixels = rect[2] * rect[3]
+    side = scale * (diameter + 1.0) / 6.0                  # a dot's quad side against a 5 px dot's drawn 1:1
+    saved = QUAD_NS + (SEED_SIDE_NS if look is None else LOOK_SIDE_NS) * side
+    return pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS and n * saved > pixels * SPLAT_PIXEL_NS
+
+
 def intro_running(look: DotLook | None, clock: float) -> bool:
     return look is not None and look.intro > 0.0 and clock < look.intro * (1.0 + 1e-6)
+
+
+# ---- The CPU splat: the look program's formulas, per dot and per pixel centre, in numba ----------------
+# Parameters of `_splat_setup`, float64[P_COUNT] (names as the look program's uniforms).
+(P_RADIUS, P_BASE, P_SPAN, P_SWELL, P_STRETCH, P_GLOW, P_FADE, P_INTRO, P_CLOCK, P_CENTRE, P_REACH, P_GAP,
+ P_REMAP, P_SHOW_BASE, P_SHOW_SPAN, P_SQUARE, P_VIEWPORT) = (0, 1, 4, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 21,
+                                                             24, 25)
+P_COUNT = 27
+F4 = np.float32         # the splat's pixel arithmetic is float32, as the GPU's
+# Columns of the per-dot table `_splat_setup` fills, float32[n, D_COUNT]: what the vertex shader hands on.
+D_X, D_Y, D_AX, D_AY, D_R, D_HALF, D_HALO, D_REACH, D_ALPHA, D_EX, D_EY, D_RED = range(12)   # D_REACH: 1/reach
+D_COUNT = 15
+DISC_HALF = 0.5         # px: a capsule whose half length is at most this is spanned as a disc (cheaper rows,
+                        # a few more pixel centres evaluated, the same alphas)
+OPAQUE = np.float32(1.0 - 1e-5)   # coverage past which a pixel shows nothing beneath: under 0.003 of a level
+LANES = 8              # float32 lanes of one AVX2 vector: the splat's pixel loop runs in whole vectors
+SPLAT_BAND_ROWS = 32   # image rows per band: a band is one job for a thread, and each walks only its dots
+SPLAT_SETUP_DOTS = 25_000   # dots per job of the per-dot setup (4 jobs for 100,000: both threads share it)
+
+
+@kernel()
+def _splat_setup(origin, offset, colour, velocity, p, x0, dx, y0, dy, w, h, dots, box, first, last):
+    """For dots first..last-1 what `_LOOK_VS` computes (lit level, radius with swell and intro, axis,
+    half length, halo, fade, colour) into ``dots``, and the image pixels its quad can touch into
+    ``box`` (i0, i1, j0, j1, inclusive; i0 > i1 when none)."""
+    moving = velocity.shape[0] == origin.shape[0]
+    s2 = p[P_SPAN] ** 2 + p[P_SPAN + 1] ** 2 + p[P_SPAN + 2] ** 2
+    vw, vh = p[P_VIEWPORT], p[P_VIEWPORT + 1]
+    for k in range(first, last):
+        lit = 0.0
+        if s2 > 0.0:
+            lit = ((colour[k, 0] - p[P_BASE]) * p[P_SPAN] + (colour[k, 1] - p[P_BASE + 1]) * p[P_SPAN + 1]
+                   + (colour[k, 2] - p[P_BASE + 2]) * p[P_SPAN + 2]) / s2
+            lit = min(max(lit, 0.0), 1.0)
+        r = p[P_RADIUS] * (1.0 + p[P_SWELL] * lit)
+        ox, oy = origin[k, 0], origin[k, 1]
+        intro = p[P_INTRO]
+        if intro > 0.0:
+            from_centre = np.sqrt((ox - p[P_CENTRE]) ** 2 + (oy - p[P_CENTRE + 1]) ** 2)
+            delay = INTRO_SPREAD * intro * from_centre / max(p[P_REACH], 1.0)
+            u = min(max((p[P_CLOCK] - delay) / ((1.0 - INTRO_SPREAD) * intro), 0.0), 1.0) - 1.0
+            r *= 1.0 + (BACK_OUT + 1.0) * u * u * u + BACK_OUT * u * u
+        vx = velocity[k, 0] if moving else 0.0
+        vy = velocity[k, 1] if moving else 0.0
+        speed = np.sqrt(vx * vx + vy * vy)
+        ax, ay = (vx / speed, vy / speed) if speed > 1e-6 else (1.0, 0.0)
+        half = 0.5 * p[P_STRETCH] * speed
+        a = 1.0
+        fade = p[P_FADE]
+        if fade > 0.0:
+            e = min(min(ox, vw - ox), min(oy, vh - oy))
+            t = min(max(e / fade, 0.0), 1.0)
+            a = t * t * (3.0 - 2.0 * t)
+        glow = p[P_GLOW] * lit
+        halo = min(GLOW_REACH * r, p[P_GAP]) if glow > 0.0 else 0.0
+        seen = glow * a
+        halo_seen = halo * (1.0 - np.sqrt(INVISIBLE / seen)) if seen > INVISIBLE else 0.0
+        edge = max(0.5, halo_seen)
+        ex, ey = r + half + edge, r + edge
+        cx, cy = ox + offset[k, 0], oy + offset[k, 1]
+        dots[k, D_X], dots[k, D_Y], dots[k, D_AX], dots[k, D_AY] = cx, cy, ax, ay
+        dots[k, D_R], dots[k, D_HALF], dots[k, D_HALO], dots[k, D_REACH] = r, half, glow, 1.0 / max(halo, 1e-3)
+        dots[k, D_ALPHA], dots[k, D_EX], dots[k, D_EY] = a, ex, ey
+        for c in range(3):
+            dots[k, D_RED + c] = (p[P_SHOW_BASE + c] + p[P_SHOW_SPAN + c] * lit) if p[P_REMAP] == 1.0 else colour[k, c]
+        # the quad's bounding box in scene px, then the pixel centres inside it (x = x0 + i·dx, y = y0 + j·dy)
+        hx = abs(ax) * ex + abs(ay) * ey
+        hy = abs(ay) * ex + abs(ax) * ey
+        i0 = max(int(np.ceil((cx - hx - x0) / dx)), 0)
+        i1 = min(int(np.floor((cx + hx - x0) / dx)), w - 1)
+        j0 = max(int(np.ceil((cy + hy - y0) / dy)), 0)       # dy < 0: the bottom of the quad is row j0
+        j1 = min(int(np.floor((cy - hy - y0) / dy)), h - 1)
+        if i0 > i1 or j0 > j1 or a * max(1.0, glow) < INVISIBLE:
+            i0, i1 = 1, 0
+        box[k, 0], box[k, 1], box[k, 2], box[k, 3] = i0, i1, j0, j1
+
+
+@kernel()
+def _splat_bin(box, band_rows, starts, order):
+    """The dots of each band of ``band_rows`` rows, in dot order (``order[starts[b]:starts[b + 1]]``:
+    the GPU's instance order, which "over" depends on). Returns how many (band, dot) entries
+    ``order`` needs: when more than it holds, it is left unfilled (the caller grows it, calls again)."""
+    bands = starts.shape[0] - 1
+    for b in range(bands + 1):
+        starts[b] = 0
+    n = box.shape[0]
+    for k in range(n):
+        if box[k, 0] <= box[k, 1]:
+            for b in range(box[k, 2] // band_rows, box[k, 3] // band_rows + 1):
+                starts[b + 1] += 1
+    for b in range(bands):
+        starts[b + 1] += starts[b]
+    fill = starts[:bands].copy()
+    if starts[bands] > order.shape[0]:
+        return starts[bands]
+    for k in range(n):
+        if box[k, 0] <= box[k, 1]:
+            for b in range(box[k, 2] // band_rows, box[k, 3] // band_rows + 1):
+                order[fill[b]] = k
+                fill[b] += 1
+    return starts[bands]
+
+
+@kernel(error_model="numpy", fastmath=True)
+def _rect_span(ry, ax, ay, ex, ey):
+    """The run of x (relative to the centre) where a horizontal line ry below a rectangle's centre
+    crosses it: |x·ax + ry·ay| <= ex and |ry·ax − x·ay| <= ey (its axes ax, ay); lo > hi when it
+    does not."""
+    lo, hi = F4(-1e30), F4(1e30)
+    if ax != 0.0:
+        u, v = (-ex - ry * ay) / ax, (ex - ry * ay) / ax
+        lo, hi = max(lo, min(u, v)), min(hi, max(u, v))
+    elif abs(ry * ay) > ex:
+        return F4(1.0), F4(0.0)
+    if ay != 0.0:
+        u, v = (ry * ax - ey) / ay, (ry * ax + ey) / ay
+        lo, hi = max(lo, min(u, v)), min(hi, max(u, v))
+    elif abs(ry * ax) > ey:
+        return F4(1.0), F4(0.0)
+    return lo, hi
+
+
+@kernel(error_model="numpy", fastmath=True)
+def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
+    """Clear rows row0..row1-1 of ``image`` (float32[h, w, 4] premultiplied) and paint the dots
+    ``order[first:last]`` into them as if blended "over" in that order: at each pixel centre what
+    `_LOOK_FS` computes. "Over" is associative, so the dots go front to back, each "under" what
+    is there (colour += c·a·(1 − A), A += a·(1 − A)) — the same picture to float rounding — and a
+    pixel already OPAQUE is left alone: in a dense grid most of a dot is covered by the dots drawn
+    after it, and a row's run is trimmed at both ends to where something still shows.
+
+    A row visits only the pixel centres where the dot can reach half a colour level (those its
+    fragment shader would not discard): the capsule of radius r + edge around its segment (a
+    circle), or its quad (a square). The alphas of a row's run are computed first, in float32
+    like the GPU, into a scratch row (a loop the compiler vectorises), then blended."""
+    image[row0:row1] = 0.0                  # this band's rows: cleared here, by the thread that paints them
+    run = np.zeros(image.shape[1] + LANES, np.float32)
+    zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
+    fdx = F4(dx)
+    inv_dx = 1.0 / dx
+    for m in range(last - 1, first - 1, -1):     # front to back: see above
+        k = order[m]
+        cx, cy, ax, ay = dots[k, D_X], dots[k, D_Y], dots[k, D_AX], dots[k, D_AY]
+        r, half, glow, inv_reach = dots[k, D_R], dots[k, D_HALF], dots[k, D_HALO], dots[k, D_REACH]
+        alpha, ex, ey = dots[k, D_ALPHA], dots[k, D_EX], dots[k, D_EY]
+        red, green, blue = dots[k, D_RED], dots[k, D_RED + 1], dots[k, D_RED + 2]
+        big = ey + F4(1e-3)         # the visible capsule's radius (r + edge), a hair wider for rounding
+        sx, sy = ax * half, ay * half
+        disc = not square and half <= DISC_HALF
+        round_ = big + half                         # a capsule this short lies inside one disc of this radius
+        for j in range(max(box[k, 2], row0), min(box[k, 3], row1 - 1) + 1):
+            ry = F4(y0 + j * dy - cy)
+            if disc:                                # the common dot: round and (nearly) still
+                if abs(ry) > round_:
+                    continue
+                hi = np.sqrt(round_ * round_ - ry * ry)
+                lo = -hi
+            elif square:
+                lo, hi = _rect_span(ry, ax, ay, ex + F4(1e-3), big)
+            else:
+                lo, hi = _rect_span(ry, ax, ay, half, big)
+                for end in (-1.0, 1.0):         # the capsule's round ends
+                    t = ry - F4(end) * sy
+                    if abs(t) <= big:
+                        q = np.sqrt(big * big - t * t)
+                        lo, hi = min(lo, F4(end) * sx - q), max(hi, F4(end) * sx + q)
+            i0 = max(box[k, 0], int(np.ceil((cx + lo - x0) * inv_dx)))
+            i1 = min(box[k, 1], int(np.floor((cx + hi - x0) * inv_dx)))
+            while i0 <= i1 and image[j, i0, 3] >= OPAQUE:     # covered already by the dots drawn over it
+                i0 += 1
+            while i1 >= i0 and image[j, i1, 3] >= OPAQUE:
+                i1 -= 1
+            if i0 > i1:
+                continue
+            rx0 = F4(x0 + i0 * dx - cx)
+            lanes = (i1 - i0 + LANES) // LANES * LANES    # whole vectors: lanes past the run are computed
+            if square:                                    # and never blended
+                for c in range(0, lanes, LANES):
+                    for l in range(LANES):
+                        rx = rx0 + F4(c + l) * fdx
+                        lx = rx * ax + ry * ay        # the pixel centre in the quad's frame: v_local
+                        ly = ry * ax - rx * ay
+                        qx = abs(lx) - (r + half)
+                        qy = abs(ly) - r
+                        mx, my = max(qx, zero), max(qy, zero)
+                        d = np.sqrt(mx * mx + my * my) + min(max(qx, qy), zero)
+                        cover = min(max(half_px - d, zero), one)
+                        hh = one - min(max(d * inv_reach, zero), one)
+                        a = max(cover, glow * hh * hh) * alpha      # glow 0: no halo
+                        run[c + l] = a if a >= invisible else zero  # discarded
+            else:
+                for c in range(0, lanes, LANES):
+                    for l in range(LANES):
+                        rx = rx0 + F4(c + l) * fdx
+                        lx = rx * ax + ry * ay
+                        ly = ry * ax - rx * ay
+                        e = max(abs(lx) - half, zero)
+                        d = np.sqrt(e * e + ly * ly) - r
+                        cover = min(max(half_px - d, zero), one)
+                        hh = one - min(max(d * inv_reach, zero), one)
+                        a = max(cover, glow * hh * hh) * alpha
+                        run[c + l] = a if a >= invisible else zero
+            for l in range(i1 - i0 + 1):            # "under": what shows through the dots above
+                i = i0 + l
+                w = run[l] * (one - image[j, i, 3])
+                image[j, i, 0] += red * w
+                image[j, i, 1] += green * w
+                image[j, i, 2] += blue * w
+                image[j, i, 3] += w
+
+
+def splat_params(viewport, diameter: float, look: DotLook | None, colours: DotColours | None, clock: float,
+                 gap: float, shown) -> np.ndarray:
+    """float64[P_COUNT]: the uniforms `draw_look` sets (look given) or `draw` sets (None: the seed's
+    program, which is the look program with every key at 0 and the same colour rule)."""
+    p = np.zeros(P_COUNT, np.float64)
+    p[P_RADIUS] = float(diameter) / 2.0
+    p[P_VIEWPORT:P_VIEWPORT + 2] = viewport
+    p[P_CENTRE:P_CENTRE + 2] = viewport[0] / 2.0, viewport[1] / 2.0
+    p[P_REACH] = float(np.hypot(*viewport) / 2.0)
+    p[P_GAP] = float(gap)
+    if look is not None:
+        if colours is not None:
+            p[P_BASE:P_BASE + 3] = colours.base
+            p[P_SPAN:P_SPAN + 3] = np.asarray(colours.active, np.float32) - np.asarray(colours.base, np.float32)
+        p[P_SWELL], p[P_STRETCH], p[P_GLOW], p[P_FADE] = look.swell, look.stretch, look.glow, look.fade
+        p[P_INTRO] = look.intro
+        p[P_CLOCK] = min(float(clock), look.intro)      # past the intro every dot is full size: the same picture
+        p[P_SQUARE] = 1.0 if look.shape == "square" else 0.0
+        remap = shown is not None
+    else:
+        base, active = ((np.asarray(colours.base, np.float32), np.asarray(colours.active, np.float32))
+                        if colours is not None else (np.zeros(3, np.float32), np.ones(3, np.float32)))
+        p[P_BASE:P_BASE + 3], p[P_SPAN:P_SPAN + 3] = base, active - base
+        remap = shown is not None and not (np.array_equal(np.asarray(shown[0], np.float32), base)
+                                           and np.array_equal(np.asarray(shown[1], np.float32), active))
+    if remap:
+        sb, sa = np.asarray(shown[0], np.float32), np.asarray(shown[1], np.float32)
+        p[P_REMAP] = 1.0
+        p[P_SHOW_BASE:P_SHOW_BASE + 3], p[P_SHOW_SPAN:P_SHOW_SPAN + 3] = sb, sa - sb
+    return p
+
+
+class Splat:
+    """A grid painted on the CPU into a `Canvas` and composited in one quad (see `splat_pays`).
+    Its per-dot tables are reused frame to frame; its image is also the sleeping grid's cache."""
+
+    def __init__(self, ctx):
+        self.canvas = Canvas(ctx)
+        self.dots = np.zeros((0, D_COUNT), np.float32)
+        self.box = np.zeros((0, 4), np.int32)
+        self.starts = np.zeros(1, np.int64)
+        self.order = np.zeros(0, np.int32)
+        self.key = None          # what the canvas's texture shows (the sleep cache's key)
+        self.paints = 0          # images painted (the tests read it: a sleeping grid paints none)
+
+    def paint(self, grid: DotGrid, p: np.ndarray, scene_size) -> bool:
+        """Paint every dot into the canvas and upload it (`Canvas.composite` shows it); False
+        (nothing painted) when the bound viewport does not fit a canvas."""
+        v = self.canvas.begin(scene_size, clear=False)   # every band clears its own rows
+        if v is None:
+            return False
+        n = grid.n
+        w, h = v.rect[2], v.rect[3]
+        if len(self.dots) < n:
+            self.dots = np.zeros((n, D_COUNT), np.float32)
+            self.box = np.zeros((n, 4), np.int32)
+        bands = -(-h // SPLAT_BAND_ROWS)
+        if len(self.starts) != bands + 1:
+            self.starts = np.zeros(bands + 1, np.int64)
+        velocity = grid.velocity if len(grid.velocity) == n else np.zeros((0, 2), np.float32)
+        split.run((_splat_setup, (grid.origin, grid.offset, grid.colour, velocity, p, v.x0, v.dx, v.y0, v.dy, w, h,
+                                  self.dots, self.box, a, b)) for a, b in split.pieces(n, SPLAT_SETUP_DOTS))
+        box = self.box[:n]
+        total = _splat_bin(box, SPLAT_BAND_ROWS, self.starts, self.order)
+        if total > len(self.order):
+            self.order = np.zeros(max(total, 2 * len(self.order)), np.int32)
+            total = _splat_bin(box, SPLAT_BAND_ROWS, self.starts, self.order)
+        image, s = self.canvas.image, self.starts
+        square = p[P_SQUARE] == 1.0
+        split.run((_splat_band, (image, self.dots, self.box, self.order, s[b], s[b + 1], b * SPLAT_BAND_ROWS,
+                                 min(h, (b + 1) * SPLAT_BAND_ROWS), v.x0, v.dx, v.y0, v.dy, square))
+                  for b in range(bands))
+        self.canvas.upload()
+        self.paints += 1
+        return True
 
 
 class DrawDots:
     def __init__(self):
         self._gl: dict[int, DotsGL] = {}
+
+    @staticmethod
+    def warm_kernels(width: float, height: float) -> None:
+        """Compile the splat's kernels now if a grid of the current world would be splatted in a
+        viewport of its scene's size (a first run's warm-up steps its scene but draws nothing)."""
+        for ent, (grid, style) in esper.get_components(DotGrid, DotStyle):
+            look = esper.try_component(ent, DotLook)
+            if splat_pays(grid.n, style.size, None if plain(look) else look, (0, 0, int(width), int(height))):
+                image, dots = np.zeros((4, 4, 4), np.float32), np.zeros((1, D_COUNT), np.float32)
+                box, starts, order = np.zeros((1, 4), np.int32), np.zeros(2, np.int64), np.zeros(1, np.int32)
+                one = np.zeros((1, 2), np.float32)
+                _splat_setup(one, one, np.zeros((1, 3), np.float32), one, np.zeros(P_COUNT), 0.5, 1.0, 3.5, -1.0, 4, 4,
+                             dots, box, 0, 1)
+                _splat_bin(box, SPLAT_BAND_ROWS, starts, order)
+                _splat_band(image, dots, box, order, 0, 1, 0, 4, 0.5, 1.0, 3.5, -1.0, False)
+                return
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         gfx.forget_gone(self._gl)
@@ -355,8 +694,22 @@ class DrawDots:
                 else:
                     gl.draw(viewport, style.size, state, shown, premultiply)
 
-            if (sleep is None or not sleep.asleep or intro_running(look, frame.t)
-                    or not cache_pays(grid.n, style.size, tuple(ctx.viewport))):
+            asleep = sleep is not None and sleep.asleep and not intro_running(look, frame.t)
+            covered = view(ctx.viewport, ctx.fbo.size, viewport)     # the pixels a canvas would hold
+            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, covered.rect,
+                                                  1.0 / covered.dx):
+                if gl.splat is None:
+                    gl.splat = Splat(ctx)
+                p = splat_params(viewport, style.size, look if fancy else None, colours, frame.t, grid.gap, shown)
+                key = (sleep.version if sleep is not None else None, tuple(ctx.viewport), ctx.fbo.size, p.tobytes())
+                if not (asleep and gl.splat.key == key):     # asleep: the image painted for this state is the cache
+                    gl.splat.key = key if gl.splat.paint(grid, p, viewport) else None
+                if gl.splat.key is not None:
+                    gl.splat.canvas.composite()
+                    gl.cache = None
+                    gl.cached_draws += asleep
+                    continue
+            if not asleep or not cache_pays(grid.n, style.size, tuple(ctx.viewport)):
                 gl.cache = None
                 gl.upload(grid, fancy)
                 dots(False)
