@@ -770,8 +770,8 @@ class _Busy:
 
 
 def window_scenes(only, tmp: Path) -> list[tuple[str, str]]:
-    """(name, level argument) of every scene the window runs time: the shipped levels and 100k
-    (and the million-point scene when ``--only`` names 1m: in a full run it would take minutes)."""
+    """(name, level argument) of every scene the window runs time: the shipped levels, 100k and
+    dots100k (and the million-point scene when ``--only`` names 1m: in a full run it would take minutes)."""
     from ropework.level import shipped
     out = [(p.name, str(p)) for p in shipped() if not only or p.stem in only]
     for big, _label, text, _key in BIG_SCENES:
@@ -779,6 +779,11 @@ def window_scenes(only, tmp: Path) -> list[tuple[str, str]]:
             d = tmp / big
             d.mkdir()
             out.append((big, str(gen.write(d / "generated.toml", text()))))
+    if not only or "dots100k" in only:   # the 100,000-dot look grid, played by the scripted hand
+        d = tmp / "dots100k"
+        d.mkdir()
+        out.append(("dots100k", str(gen.write(d / "generated.toml",
+                                              gen.dot_level(gen.gap_for(gen.BIG_DOTS, SIZE)) + gen.DOT_LOOK))))
     return out
 
 
