@@ -239,7 +239,7 @@ class Controller:
         new = self.guard("reload", self.watcher.tick, dt, self.scene)
         if new is not None:
             self._adopt(new, banner=f"reloaded {new.level.path.name}")
-        n = self.clock.advance(dt)
+        n = self.clock.advance(dt, self.rates.step_ms / 1000.0)
         if n and not self.paused:
             return self.guard("step", self._step, n) or 0
         return 0

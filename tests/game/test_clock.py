@@ -1,5 +1,5 @@
 """The fixed-step clock: accumulate, clamp, cap, pause without a jump."""
-from ropework.clock import MAX_STEPS, STEP, Clock
+from ropework.clock import MAX_STEPS, STEP, STEP_BUDGET, Clock
 
 
 def test_accumulates_whole_steps():
@@ -29,3 +29,13 @@ def test_bad_dt_is_ignored():
     c = Clock()
     for dt in (0.0, -1.0, float("nan")):
         assert c.advance(dt) == 0
+
+
+def test_dear_steps_are_capped_by_their_measured_cost():
+    c = Clock()
+    assert c.advance(0.05, step_cost=0.001) == 3                  # cheap steps: every step that is due
+    assert c.advance(0.05, step_cost=STEP_BUDGET / 2) == 2        # two fit in the budget
+    assert c.advance(0.05, step_cost=0.02) == 1                   # dearer than the budget: one a frame
+    assert c.acc == 0.0                                           # the rest is dropped: no backlog builds up
+    assert c.advance(STEP * 0.5, step_cost=0.02) == 0             # the cap never adds a step that is not due
+    assert c.advance(0.05, step_cost=0.0) == 3                    # not measured yet: uncapped
