@@ -28,8 +28,9 @@ WIDTH = 2.4          # stroke width, px
 TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
-MAX_REPEAT = 1_000_000   # ropes one [[layer.rope]] table may repeat into; what bounds memory is the scene's
-                         # point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past FREE_ROPES
+MAX_REPEAT = 50_000      # ropes one [[layer.rope]] table may repeat into: what a table of default ropes can hold
+                         # under the scene's point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past
+                         # FREE_ROPES (20 points each: 50,000 weigh 1.32 M); more ropes take more tables
 FREE_ROPES = 10_000      # ropes a layer holds before they weigh on the cap: as many as it could write as tables
 ROPE_WEIGHT = 8          # points' worth of memory each further rope holds: its style, pin, strip samples, end
                          # dots and their GL copies measured ~0.9 KB a rope at 8192², a point's state ~0.11 KB

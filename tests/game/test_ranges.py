@@ -29,6 +29,8 @@ MIN_STEPS = 2
 CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key check, and the message it gives
     ("lanyard", "near", "hi"): "expected far > near",
     ("lanyard", "far", "lo"): "expected far > near",
+    ("ropes", "count", "hi"): "expected the last of",   # many ropes `every` apart must end inside the window
+    ("ropes", "every", "hi"): "expected the last of",
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
 
