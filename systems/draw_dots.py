@@ -348,7 +348,8 @@ SPLAT_MAX_DOTS = 1_000_000       # dots a splat may hold tables for (~80 B each:
 def splat_pays(n: int, diameter: float, look: DotLook | None, rect, scale: float = 1.0) -> bool:
     """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
     measured costs above (``look`` None: the seed's program; ``rect``: x, y, w, h, the pixels
-    the canvas would cover; ``scale``: framebuffer px per scene px), within its memory bounds."""
+    of the picture — the whole viewport, so a picture drawn in bands takes one path throughout;
+    ``scale``: framebuffer px per scene px), within its memory bounds."""
     pixels = rect[2] * rect[3]
     side = scale * (diameter + 1.0) / 6.0                  # a dot's quad side against a 5 px dot's drawn 1:1
     saved = QUAD_NS + (SEED_SIDE_NS if look is None else LOOK_SIDE_NS) * side
@@ -696,7 +697,8 @@ class DrawDots:
 
             asleep = sleep is not None and sleep.asleep and not intro_running(look, frame.t)
             covered = view(ctx.viewport, ctx.fbo.size, viewport)     # the pixels a canvas would hold
-            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, covered.rect,
+            picture = (0, 0, ctx.viewport[2], ctx.viewport[3])        # the whole picture's: one path for all its bands
+            if covered is not None and splat_pays(grid.n, style.size, look if fancy else None, picture,
                                                   1.0 / covered.dx):
                 if gl.splat is None:
                     gl.splat = Splat(ctx)
