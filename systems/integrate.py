@@ -14,7 +14,6 @@ vectorises it; the arithmetic is the formula's, in its order, in every lane.
 from __future__ import annotations
 
 import esper
-import numba
 import numpy as np
 
 from ropework.components import Forces, Points
@@ -24,41 +23,44 @@ from ropework.systems.services.kernels import kernel
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
 
-@numba.njit(inline="always")
-def _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, has_extra):
-    """The Verlet step over flat views; ``d`` and ``has_extra`` are constants at each call."""
-    x = pos.reshape(-1)
-    xp = prev.reshape(-1)
-    ex = extra.reshape(-1)
-    for i in range(pos.shape[0]):
-        free = inv_mass[i] != 0.0
-        for q in range(d):
-            k = i * d + q
-            now = x[k]
-            before = xp[k]
-            a = gravity[q]
-            if has_extra:
-                a += ex[k]
-            v = (now - before) * damping
-            x[k] = np.float32(now + v + a * dt2) if free else now
-            xp[k] = now if free else before
+def _integrate_kernel(two: bool, extra: bool):
+    """The Verlet step over flat coordinates (x, xp, ex: float32[n·d]) for 2-D points if ``two``
+    (else any d), with per-point accelerations if ``extra``. Both are frozen into the kernel as
+    constants, so numba compiles one branch-free loop, and only for the variants a scene calls."""
+    def advance(x, xp, inv_mass, gravity, ex, damping, dt, d):
+        dt2 = dt * dt
+        dd = 2 if two else d
+        for i in range(x.shape[0] // dd):
+            free = inv_mass[i] != 0.0
+            for q in range(dd):
+                k = i * dd + q
+                now = x[k]
+                before = xp[k]
+                a = gravity[q]
+                if extra:
+                    a += ex[k]
+                v = (now - before) * damping
+                x[k] = np.float32(now + v + a * dt2) if free else now
+                xp[k] = now if free else before
+    advance.__name__ = advance.__qualname__ = f"_integrate{2 if two else 'd'}{'_extra' if extra else ''}"
+    return kernel()(advance)
 
 
-@kernel()
+_INTEGRATE = {(two, extra): _integrate_kernel(two, extra) for two in (True, False) for extra in (False, True)}
+
+
+def flat(a: np.ndarray) -> np.ndarray:
+    """A 1-D view of a C-contiguous array (AttributeError if it would need a copy)."""
+    v = a.view()
+    v.shape = (a.size,)
+    return v
+
+
 def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
     """One Verlet step in place. pos, prev: C-contiguous float32[n, d]; extra: float32[n, d]
     per-point acceleration, or 0 rows."""
     n, d = pos.shape
-    dt2 = dt * dt
-    has_extra = extra.shape[0] == n
-    if d == 2 and has_extra:   # constant flags: each branch compiles to one branch-free loop
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, True)
-    elif d == 2:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, False)
-    elif has_extra:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, True)
-    else:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, False)
+    _INTEGRATE[d == 2, extra.shape[0] == n](flat(pos), flat(prev), inv_mass, gravity, flat(extra), damping, dt, d)
 
 
 def integrate_split(pos, prev, inv_mass, gravity, extra, damping, dt) -> None:
