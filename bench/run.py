@@ -164,7 +164,7 @@ def profile_engine(w, budget: Budget) -> dict:
     e = Engine(w)
     for _ in range(budget.warmup):
         e.step()
-    pts, con, f, dt, box = e.points, e.constraints, e.forces, e.frame.dt, relax_mod._NO_BOX
+    pts, con, f, dt, box = e.points, e.constraints, e.forces, e.frame.dt, None   # no box, as the system passes it
     by_name = {proc.system_name: proc for proc in e.processors}
     others = [proc for name, proc in by_name.items() if name not in ("integrate", "relax")]
 

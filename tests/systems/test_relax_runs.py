@@ -272,15 +272,16 @@ def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="reads x86 assembly")
 def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     """The speed of the chain groups is SIMD: a change that stops LLVM vectorising the lane
-    loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently."""
+    loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently.
+    Compiled as every shipped level and workload runs it: weights 0 or 1, not the general divisor."""
     import re
 
     from ropework.systems import relax as relax_mod
-    kernel = numba.njit(error_model="numpy")(relax_mod._relax_chains.py_func)   # uncached: asm is readable
+    kernel = numba.njit(error_model="numpy")(relax_mod._chains_wide2.py_func)   # uncached: asm is readable
     n, a, b = chains([5] * WIDE)
     groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)
     pos, inv, rest = state(np.random.default_rng(0), n, len(a), 2)
     no = np.zeros(0, np.float32)
-    kernel(pos, inv, rest, 1, no, no, groups, cmap, pmap, np.float32(0.5), True, None, None)   # WIDE, 2-D
+    kernel(pos, inv, rest, 1, no, no, groups.ravel(), cmap, pmap, np.float32(0.5), False)   # WIDE, 2-D
     asm = "\n".join(kernel.inspect_asm().values())
     assert re.search(r"\bv?sqrtpd\s", asm) and re.search(r"\bv?divpd\s", asm)
