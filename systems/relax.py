@@ -325,7 +325,7 @@ def _repair_lanes(s, o, lanes, three, halves):
         yj = s[lanes + u]
         ex = xj - xi
         ey = yj - yi
-        dist2 = 0.0
+        dist2 = np.float32(0.0)
         dist2 += ex * ex
         dist2 += ey * ey
         zi = zj = ez = np.float32(0.0)
@@ -335,12 +335,12 @@ def _repair_lanes(s, o, lanes, three, halves):
             ez = zj - zi
             dist2 += ez * ez
         dist = math.sqrt(dist2)
-        dist = _select(dist == 0.0, COINCIDENT, dist)
+        dist = _select(dist == 0.0, np.float32(COINCIDENT), dist)
         wi = s[3 * lanes + t]
         wj = s[3 * lanes + u]
         w = s[4 * lanes + t]
         if halves:   # D is 0, 1 or 2: dividing by it is multiplying by 1 or 0.5, to the bit
-            f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, 0.5, 1.0)
+            f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, np.float32(0.5), np.float32(1.0))
         else:
             f = (dist - s[5 * lanes + t]) / dist / w
         live = w != 0.0
@@ -514,15 +514,15 @@ def _levels_kernel(two: bool):
                 if two:   # the general loop below, unrolled: same operations in the same order
                     ex = pos[j, 0] - pos[i, 0]
                     ey = pos[j, 1] - pos[i, 1]
-                    dist2 = 0.0
+                    dist2 = np.float32(0.0)
                     dist2 += ex * ex
                     dist2 += ey * ey
                     dist = math.sqrt(dist2)
                     if dist == 0.0:
-                        dist = COINCIDENT
+                        dist = np.float32(COINCIDENT)
                     f = (dist - rest[c]) / dist
                     if w == 2.0:     # exactly / w: halving is exact
-                        f *= 0.5
+                        f *= np.float32(0.5)
                     elif w != 1.0:
                         f /= w
                     e = ex * f
@@ -532,13 +532,13 @@ def _levels_kernel(two: bool):
                     pos[i, 1] += e * wi
                     pos[j, 1] -= e * wj
                 else:
-                    dist2 = 0.0
+                    dist2 = np.float32(0.0)
                     for q in range(d):
                         e = pos[j, q] - pos[i, q]
                         dist2 += e * e
                     dist = math.sqrt(dist2)
                     if dist == 0.0:
-                        dist = COINCIDENT
+                        dist = np.float32(COINCIDENT)
                     f = (dist - rest[c]) / dist / w
                     for q in range(d):
                         e = (pos[j, q] - pos[i, q]) * f

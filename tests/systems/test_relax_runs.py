@@ -35,13 +35,13 @@ def sequential(pos, inv_mass, a, b, rest, passes, lo, hi, share):
                 w = w / share
             if w == 0.0:
                 continue
-            dist2 = 0.0
+            dist2 = np.float32(0.0)      # float32 throughout, as the engine's repair
             for q in range(d):
                 e = pos[j, q] - pos[i, q]
                 dist2 += e * e
             dist = math.sqrt(dist2)
             if dist == 0.0:
-                dist = 1e-4
+                dist = np.float32(1e-4)
             f = (dist - rest[c]) / dist / w
             for q in range(d):
                 e = (pos[j, q] - pos[i, q]) * f
@@ -284,4 +284,4 @@ def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     no = np.zeros(0, np.float32)
     kernel(pos, inv, rest, 1, no, no, groups.ravel(), cmap, pmap, np.float32(0.5), False)   # WIDE, 2-D
     asm = "\n".join(kernel.inspect_asm().values())
-    assert re.search(r"\bv?sqrtpd\s", asm) and re.search(r"\bv?divpd\s", asm)
+    assert re.search(r"\bv?sqrtps\s", asm) and re.search(r"\bv?divps\s", asm)
