@@ -238,28 +238,21 @@ def plan(n, lanes, a, b):
     return np.concatenate([sizes, groups.ravel(), cmap, pmap, order.ravel(), free, loose]).astype(np.int32)
 
 
-@numba.njit(inline="always")
-def _unpack(packed):
-    """The `schedule_arrays` tuple of a `plan`, as 1-D views into it: groups' rows and order's
-    three rows run on in one array each (row g of groups at 3g, row r of order at r·m). The
-    kernels index them so; a reshape would compile numba's reshape code into every first run."""
-    ng1, nc, npm, m, nf = packed[0], packed[1], packed[2], packed[3], packed[4]
+def unpack(packed):
+    """The `schedule_arrays` tuple of a `plan`, as numpy views into it (groups [G + 1, 3], order
+    [3, m]), as the kernels take them: made once per topology (`Schedule.views`), so no kernel
+    unpacks or reshapes (numba's reshape code would compile into every first run)."""
+    ng1, nc, npm, m, nf = (int(v) for v in packed[:5])
     at = 6
-    groups = packed[at:at + 3 * ng1]
+    groups = packed[at:at + 3 * ng1].reshape(ng1, 3)
     at += 3 * ng1
     cmap = packed[at:at + nc]
     at += nc
     pmap = packed[at:at + npm]
     at += npm
-    order = packed[at:at + 3 * m]
+    order = packed[at:at + 3 * m].reshape(3, m)
     at += 3 * m
     return groups, cmap, pmap, order, packed[at:at + nf], packed[at + nf:]
-
-
-def unpack(packed):
-    """The `schedule_arrays` tuple of a `plan`, as numpy views into it (groups [G + 1, 3], order [3, m])."""
-    groups, cmap, pmap, order, free, loose = _unpack.py_func(packed)
-    return groups.reshape(-1, 3), cmap, pmap, order.reshape(3, -1), free, loose
 
 
 @dataclass
@@ -273,22 +266,24 @@ class Schedule:
     m: int
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
-    parts: tuple | None = None   # `unpack(plan)` as numpy views, and the chain groups' pieces: made by `solve_split`
+    views: tuple     # `unpack(plan)`
+    calls: tuple     # `_calls(views, paths)`: the kernels a step runs
+    parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
     """`solve`'s last six arguments for a `plan` over d-dimensional points: (wide, narrow,
     three, level2, leveld, general), each True where the plan has WIDE groups, NARROW groups,
     3-D chains, level-order repairs over 2-D points, over points of any other d, else None;
-    general (the chains' division by any divisor, `_chains_kernel`) None until a step needs it. numba compiles `solve` per
-    argument types and prunes a branch on an argument that is None, so a scene compiles only
-    the paths its constraints run (a rope scene never compiles the lane loops, a 2-D scene
-    never the 3-D ones, nor the level order's loop for other dimensions)."""
+    general (the chains' division by any divisor, `_chains_kernel`) None until a step needs it.
+    They pick the kernels a step calls (`_calls`), so a scene compiles only the paths its
+    constraints run (a rope scene never the lane loops, a 2-D scene never the 3-D ones)."""
     ng = int(packed[0]) - 1
     widths = {int(w) for w in packed[6 + 2:6 + 3 * ng:3]}
     on = lambda flag: True if flag else None   # noqa: E731
     levels = int(packed[3]) > 0
-    return on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(levels and d == 2), on(levels and d != 2), None
+    return (on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(levels and d == 2),
+            on(levels and d != 2), None)
 
 
 def box(lo, hi, d: int) -> tuple:
@@ -306,7 +301,8 @@ def schedule(con: Constraints, shape) -> np.ndarray:
     s = con.schedule
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
         packed = plan(n, d == 2 or d == 3, con.a, con.b)
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, paths(packed, d))
+        flags, views = paths(packed, d), unpack(packed)
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags))
     return s.plan
 
 
@@ -378,25 +374,28 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     clamp when lo is a box), scatter back. Every divisor of a group is 0, 1 or 2 when its
     weights are 0 or 1 and share is 1/2 or 1 (every shipped level): then the passes multiply,
     exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
-    leave such a group untouched (nothing is written to pos) and return False, for `_finish`
+    leave such a group untouched (nothing is written to pos) and return False, for `_redo`
     to run the general kernel with ``redo``, which skips the groups done already."""
-    def chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share, redo):
+    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
+        share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
+        if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
+            raise ValueError("a chain kernel was given points of another dimension")
         row = FIELDS * lanes
         done = True
-        ng = groups.shape[0] // 3 - 1     # rows of 3, flat (`_unpack`)
+        ng = groups.shape[0] - 1
         kmax = 0
         for g in range(ng):
-            if groups[3 * g + 2] == lanes:
-                k = (groups[3 * g + 3] - groups[3 * g]) // lanes
+            if groups[g, 2] == lanes:
+                k = (groups[g + 1, 0] - groups[g, 0]) // lanes
                 kmax = k if k > kmax else kmax
         s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
         for g in range(ng):
-            if groups[3 * g + 2] != lanes:
+            if groups[g, 2] != lanes:
                 continue
-            reps = (groups[3 * g + 3] - groups[3 * g]) // lanes
-            cm = cmap[groups[3 * g]:groups[3 * g + 3]]
-            pm = pmap[groups[3 * g + 1]:groups[3 * g + 4]]
+            reps = (groups[g + 1, 0] - groups[g, 0]) // lanes
+            cm = cmap[groups[g, 0]:groups[g + 1, 0]]
+            pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             halves = True
             for k in range(reps + 1):
                 for lane in range(lanes):
@@ -436,7 +435,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                             _repair_lanes(s, k * row, lanes, three, False)
                     else:
                         _repair_lanes(s, k * row, lanes, three, True)
-                if lo is not None and lo.shape[0] == d:   # clamping is idempotent, and no other repair moves these points
+                if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
                     _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
@@ -492,20 +491,23 @@ def clamp(pos, inv_mass, points, lo, hi):
 
 
 def _levels_kernel(two: bool):
-    """The kernel for the level-ordered repairs: `passes` sweeps over ``order`` (its three rows
-    flat) one repair at a time, clamping ``free`` after each when lo is a box. ``two`` (frozen
-    in, as `_chains_kernel`'s flags): 2-D points, the unrolled loop; else any d."""
-    def levels(pos, inv_mass, rest, passes, lo, hi, order, free, share):
+    """The kernel for the level-ordered repairs: `passes` sweeps over ``order`` one repair at a
+    time, clamping ``free`` after each when lo is a box. ``two`` (frozen in, as
+    `_chains_kernel`'s flags): 2-D points, the unrolled loop; else any d."""
+    def levels(pos, inv_mass, rest, passes, lo, hi, share, order, free):
+        share = np.float32(share)         # float32 / float32: the same D as the chains', whatever the caller passed
         d = pos.shape[1]
-        m = order.shape[0] // 3
+        if two and d != 2:   # and below it, LLVM knows d is 2: each point's address without a multiply
+            raise ValueError("the 2-D level order was given points of another dimension")
+        m = order.shape[1]
         dv = np.empty(m, np.float32)      # each repair's divisor, once per call: the passes only read it
         for t in range(m):
-            dv[t] = divisor(inv_mass[order[m + t]], inv_mass[order[2 * m + t]], share)
+            dv[t] = divisor(inv_mass[order[1, t]], inv_mass[order[2, t]], share)
         for _ in range(passes):
             for t in range(m):
-                c = order[t]
-                i = order[m + t]
-                j = order[2 * m + t]
+                c = order[0, t]
+                i = order[1, t]
+                j = order[2, t]
                 wi = inv_mass[i]
                 wj = inv_mass[j]
                 w = dv[t]
@@ -546,6 +548,7 @@ def _levels_kernel(two: bool):
                         pos[j, q] -= e * wj
             if lo is not None and lo.shape[0] == d:
                 _clamp(pos, inv_mass, free, lo, hi)
+        return True
     levels.__name__ = levels.__qualname__ = "_levels2" if two else "_levelsd"
     return kernel(error_model="numpy")(levels)
 
@@ -553,61 +556,51 @@ def _levels_kernel(two: bool):
 _levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
 
 
-@kernel()
-def _solve(pos, inv_mass, rest, passes, lo, hi, packed, share, wide, narrow, three, level2, leveld, general):
-    """`solve`'s kernel. Returns False when a chain group was left for the general divisor
-    (``general`` None and a weight other than 0 or 1, or another share): `_finish` does it.
-    Each flag is True or None, and only its ``is not None`` is tested: numba prunes the branch
-    of a None argument, never of a True one, so every choice here is between two flags."""
+def _calls(views, flags) -> tuple:
+    """The kernels a step of a plan runs, each with the arrays it takes after ``share``: the
+    chain groups of each width present, then the level order. They share no point, so their
+    order does not change a bit; only these compile (`paths`)."""
+    groups, cmap, pmap, order, free, _ = views
+    wide, narrow, three, level2, leveld, general = flags
+    out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
+           for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+    if level2 is not None:
+        out.append((_levels2, (order, free)))
+    if leveld is not None:
+        out.append((_levelsd, (order, free)))
+    return tuple(out)
+
+
+def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share) -> bool:
+    """One step's kernels (`_calls`), then the clamp of the points in no constraint (once: as
+    every pass would). False when a chain group was left for the general divisor (`_redo`)."""
     if passes <= 0:
         return True
-    s32 = np.float32(share)           # float32 / float32: the same D in both paths, whatever the caller passed
-    groups, cmap, pmap, order, free, loose = _unpack(packed)
     done = True
-    if wide is not None:
-        if three is not None:
-            if general is not None:
-                done &= _chains_wide3_any(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-            else:
-                done &= _chains_wide3(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-        elif general is not None:
-            done &= _chains_wide2_any(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-        else:
-            done &= _chains_wide2(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-    if narrow is not None:
-        if three is not None:
-            if general is not None:
-                done &= _chains_narrow3_any(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-            else:
-                done &= _chains_narrow3(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-        elif general is not None:
-            done &= _chains_narrow2_any(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-        else:
-            done &= _chains_narrow2(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, False)
-    if level2 is not None:
-        _levels2(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
-    if leveld is not None:
-        _levelsd(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
-    if lo is not None and lo.shape[0] == pos.shape[1]:
-        _clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
+    for k, args in calls:
+        done &= k(pos, inv_mass, rest, passes, lo, hi, share, *args)
+    if lo is not None and loose.shape[0]:
+        clamp(pos, inv_mass, loose, lo, hi)
     return done
 
 
-def _finish(pos, inv_mass, rest, passes, lo, hi, packed, share, flags) -> None:
-    """The chain groups `_solve` left (``flags`` had general None), now with the general divisor.
+def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
+    """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
     Groups share no point with each other or the rest, so doing them last gives the same bits."""
-    groups, cmap, pmap = _unpack.py_func(packed)[:3]
+    groups, cmap, pmap = views[:3]
     for k in _chain_kernels(flags, True):
-        k(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, np.float32(share), True)
+        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True)
 
 
 def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
     """`passes` sweeps over the constraints, in place, with the bits of their declared order;
     ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` the free end's part of the
     error when the other end is pinned. lo/hi: the box, or None (or empty) for none.
-    ``flags`` are ``paths(packed, d)``: a path passed None is neither run nor compiled."""
-    if not _solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags):
-        _finish(pos, inv_mass, rest, passes, lo, hi, packed, share, flags)
+    ``flags`` are ``paths(packed, d)``: only the kernels of its paths run, or compile."""
+    views = unpack(packed)
+    lo, hi = box(lo, hi, pos.shape[1])
+    if not _run(_calls(views, flags), views[5], pos, inv_mass, rest, passes, lo, hi, share):
+        _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share)
 
 
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
@@ -636,22 +629,20 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
     the one-thread `solve` never reaches this, so no small scene compiles or waits for it."""
     if passes <= 0:
         return
+    groups, cmap, pmap, order, free, loose = s.views
     if s.parts is None:
-        arrays = _unpack.py_func(s.plan)   # the same flat views, by numpy
-        slots = arrays[0][1::3]            # first point slot of each group, and their total last
+        slots = groups[:, 1]               # first point slot of each group, and their total last
         ng = slots.shape[0] - 1
         cuts = sorted({*np.searchsorted(slots, [a for a, _ in split.pieces(int(slots[-1]))]).tolist(), ng})
-        s.parts = arrays, [(g0, g1) for g0, g1 in zip(cuts[:-1], cuts[1:]) if g1 > g0]
-    (groups, cmap, pmap, order, free, loose), ranges = s.parts
+        s.parts = [(g0, g1) for g0, g1 in zip(cuts[:-1], cuts[1:]) if g1 > g0]
     lo, hi = box(lo, hi, pos.shape[1])
-    s32 = np.float32(share)           # as `solve` makes it
     jobs = []
-    if order.shape[0] > 0:            # first: one piece that may be long (a cloth)
+    if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
         jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
-                     (pos, inv_mass, rest, passes, lo, hi, order, free, s32)))
+                     (pos, inv_mass, rest, passes, lo, hi, share, order, free)))
     kernels = _chain_kernels(s.paths, True)   # any divisor: no second call
-    jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, groups[3 * g0:3 * g1 + 3], cmap, pmap, s32,
-                                False))) for g0, g1 in ranges]
+    jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
+                                False))) for g0, g1 in s.parts]
     split.run(jobs)
     if lo is not None:
         clamp(pos, inv_mass, loose, lo, hi)
@@ -666,7 +657,9 @@ class Relax(esper.Processor):
             big = split.PARALLEL_POINTS
             if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
-            elif not _solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths):
+            else:
                 s = con.schedule
-                _finish(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, s.paths)
-                s.paths = s.paths[:5] + (True,)   # from now on the general divisor is compiled in
+                if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
+                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share)
+                    s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
+                    s.calls = _calls(s.views, s.paths)
