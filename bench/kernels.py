@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.kernels rope --warm              # warm: what loading the cached kernels costs
     .venv/bin/python -m bench.kernels --all                    # every shipped level, cold
     .venv/bin/python -m bench.kernels --all --setup --repeat 3 # the least of 3 runs per row, numba's set-up apart
+    .venv/bin/python -m bench.kernels --all --ab /work/main/.venv/bin/python --repeat 2   # against another checkout
 
 Each level runs as `python -m ropework LEVEL --record OUT.png --frames 1` does (the CLI itself, in
 a subprocess with a new ROPEWORK_CACHE_DIR unless --warm), with numba's `Dispatcher.compile`
@@ -70,15 +71,17 @@ code = main(sys.argv[1:])
 """
 
 
-def probe(level: str, cache: Path | None, out: Path, setup: bool = False) -> dict:
+def probe(level: str, cache: Path | None, out: Path, setup: bool = False, python: str | None = None) -> dict:
     env = dict(os.environ, ARCADE_HEADLESS="1")
+    env["PYTHONPYCACHEPREFIX"] = str(out.parent / ("pyc-other" if python else "pyc-this"))   # bytecode of our own
     if setup:
         env["BENCH_KERNELS_SETUP"] = "1"
     env.pop("NUMBA_CACHE_DIR", None)
     if cache is not None:
         env["ROPEWORK_CACHE_DIR"] = str(cache)
-    done = subprocess.run([sys.executable, "-c", PROBE, level, "--record", str(out), "--frames", "1"],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    cwd = ROOT if python is None else Path(python).absolute().parent.parent.parent   # OTHER/.venv/bin/python
+    done = subprocess.run([python or sys.executable, "-c", PROBE, level, "--record", str(out), "--frames", "1"],
+                          cwd=cwd, env=env, capture_output=True, text=True)
     line = next((ln for ln in done.stderr.splitlines() if ln.startswith("KERNELS ")), None)
     if done.returncode != 0 or line is None:
         raise RuntimeError(f"{level} failed ({done.returncode}): {done.stderr.strip()[-800:]}")
@@ -127,6 +130,7 @@ def main(argv=None) -> int:
     ap.add_argument("--warm", action="store_true", help="use the user kernel cache (filled first) instead of an empty one")
     ap.add_argument("--setup", action="store_true",
                     help="pay numba's once-per-process set-up on a throwaway kernel first, reported apart")
+    ap.add_argument("--ab", metavar="PYTHON", help="also, alternately, another checkout's OTHER/.venv/bin/python")
     ap.add_argument("--repeat", type=int, default=1, help="runs per level; each row is the least of them")
     ap.add_argument("--top", type=int, default=25, help="rows per level")
     ap.add_argument("--json", type=Path, help="also write the raw rows as JSON")
@@ -139,19 +143,25 @@ def main(argv=None) -> int:
     reps = {}
     with tempfile.TemporaryDirectory(prefix="ropework-kernels-") as tmp:
         tmp = Path(tmp)
+        for side in [None] + ([args.ab] if args.ab else []):   # untimed: fills each side's bytecode cache
+            probe(levels[0], Path(tempfile.mkdtemp(prefix="cache-", dir=tmp)), tmp / "out.png", False, side)
         for lv in levels:
             if args.warm:
                 probe(lv, None, tmp / "out.png")
             cache = None if args.warm else Path(tempfile.mkdtemp(prefix="cache-", dir=tmp))
             load = os.getloadavg()[0]
-            runs = [probe(lv, cache, tmp / "out.png", args.setup)]
-            for _ in range(args.repeat - 1):
-                if not args.warm:
-                    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=tmp))
-                runs.append(probe(lv, cache, tmp / "out.png", args.setup))
-            reps[lv] = merge(runs)
-            reps[lv]["load"] = load
-            print(table(lv, reps[lv], args.top) + f"\n  (load {load:.2f})", flush=True)
+            sides = [None] + ([args.ab] if args.ab else [])
+            runs = {side: [] for side in sides}
+            for _ in range(args.repeat):
+                for side in sides:      # alternating, so a busy machine weighs on both alike
+                    if not args.warm:
+                        cache = Path(tempfile.mkdtemp(prefix="cache-", dir=tmp))
+                    runs[side].append(probe(lv, cache, tmp / "out.png", args.setup, side))
+            for side in sides:
+                key = lv if side is None else f"{lv} ({side})"
+                reps[key] = merge(runs[side])
+                reps[key]["load"] = load
+                print(table(key, reps[key], args.top) + f"\n  (load {load:.2f})", flush=True)
     if args.json:
         args.json.write_text(json.dumps(reps, indent=1))
     return 0
