@@ -164,7 +164,7 @@ def profile_engine(w, budget: Budget) -> dict:
     e = Engine(w)
     for _ in range(budget.warmup):
         e.step()
-    pts, con, f, dt, box = e.points, e.constraints, e.forces, e.frame.dt, relax_mod._NO_BOX
+    pts, con, f, dt, box = e.points, e.constraints, e.forces, e.frame.dt, None   # no box, as the system passes it
     by_name = {proc.system_name: proc for proc in e.processors}
     others = [proc for name, proc in by_name.items() if name not in ("integrate", "relax")]
 
@@ -178,9 +178,10 @@ def profile_engine(w, budget: Budget) -> dict:
              "other systems": other_systems}
     parts["integrate kernel"] = lambda: integrate(pts.pos, pts.prev, pts.inv_mass, f.gravity, _NO_EXTRA,
                                                   f.damping, dt)
-    plan = relax_mod.schedule(con, pts.pos.shape)   # what the system keeps on Constraints
-    parts["relax kernel"] = lambda: relax_mod.solve(pts.pos, pts.inv_mass, con.rest, con.passes, box, box, plan,
-                                                    con.share, *con.schedule.paths)
+    relax_mod.schedule(con, pts.pos.shape)   # what the system keeps on Constraints: the plan, the kernels it calls
+    sch = con.schedule
+    parts["relax kernel"] = lambda: relax_mod._run(sch.calls, sch.views[5], pts.pos, pts.inv_mass, con.rest,
+                                                   con.passes, box, box, con.share)
     parts["schedule"] = lambda: relax_mod.plan(len(pts.pos), True, con.a, con.b)
     out = {"others": sorted(n for n in by_name if n not in ("integrate", "relax"))}
     short = dataclasses.replace(budget, repeat_s=budget.repeat_s / 2)

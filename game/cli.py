@@ -239,6 +239,7 @@ def _main(argv: list[str]) -> int:
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
             print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
+            gc.freeze()   # as after the window below: the exit's last collection would walk every object again
             return 0
         lv = level_mod.load(path, args.size)      # validate before opening anything
         if not _has_display():

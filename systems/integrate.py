@@ -13,9 +13,15 @@ vectorises it; the arithmetic is the formula's, in its order, in every lane.
 """
 from __future__ import annotations
 
+import functools
+
 import esper
-import numba
 import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from ropework.components import Forces, Points
 from ropework.systems.services import split
@@ -24,41 +30,56 @@ from ropework.systems.services.kernels import kernel
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
 
-@numba.njit(inline="always")
-def _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, has_extra):
-    """The Verlet step over flat views; ``d`` and ``has_extra`` are constants at each call."""
-    x = pos.reshape(-1)
-    xp = prev.reshape(-1)
-    ex = extra.reshape(-1)
-    for i in range(pos.shape[0]):
-        free = inv_mass[i] != 0.0
-        for q in range(d):
-            k = i * d + q
-            now = x[k]
-            before = xp[k]
-            a = gravity[q]
-            if has_extra:
-                a += ex[k]
-            v = (now - before) * damping
-            x[k] = np.float32(now + v + a * dt2) if free else now
-            xp[k] = now if free else before
+@intrinsic
+def _flat(typingctx, a):
+    """A 1-D view of a C-contiguous array: the same data, pointer and owner. numba's reshape
+    would do, but compiles its shape-checking code into every first run (≈ 0.25 s CPU)."""
+    if not isinstance(a, types.Array) or a.layout != "C":
+        return None
+
+    def codegen(context, builder, signature, args):
+        src = make_array(signature.args[0])(context, builder, args[0])
+        out = make_array(signature.return_type)(context, builder)
+        size = functools.reduce(builder.mul, cgutils.unpack_tuple(builder, src.shape))
+        populate_array(out, data=src.data, shape=[size], strides=[src.itemsize], itemsize=src.itemsize,
+                       meminfo=src.meminfo, parent=src.parent)
+        return impl_ret_borrowed(context, builder, signature.return_type, out._getvalue())
+    return a.copy(ndim=1)(a), codegen
 
 
-@kernel()
+def _integrate_kernel(two: bool, extra: bool):
+    """`integrate` for 2-D points if ``two`` (else any d), with per-point accelerations if
+    ``extra``. Both are frozen into the kernel as constants, so numba compiles one branch-free
+    loop over the flat coordinates, and only for the variants a scene calls."""
+    def advance(pos, prev, inv_mass, gravity, extra_acc, damping, dt):
+        x = _flat(pos)
+        xp = _flat(prev)
+        ex = _flat(extra_acc)
+        dt2 = dt * dt
+        dd = 2 if two else pos.shape[1]
+        for i in range(pos.shape[0]):
+            free = inv_mass[i] != 0.0
+            for q in range(dd):
+                k = i * dd + q
+                now = x[k]
+                before = xp[k]
+                a = gravity[q]
+                if extra:
+                    a += ex[k]
+                v = (now - before) * damping
+                x[k] = np.float32(now + v + a * dt2) if free else now
+                xp[k] = now if free else before
+    advance.__name__ = advance.__qualname__ = f"_integrate{2 if two else 'd'}{'_extra' if extra else ''}"
+    return kernel()(advance)
+
+
+_INTEGRATE = {(two, extra): _integrate_kernel(two, extra) for two in (True, False) for extra in (False, True)}
+
+
 def integrate(pos, prev, inv_mass, gravity, extra, damping, dt):
     """One Verlet step in place. pos, prev: C-contiguous float32[n, d]; extra: float32[n, d]
     per-point acceleration, or 0 rows."""
-    n, d = pos.shape
-    dt2 = dt * dt
-    has_extra = extra.shape[0] == n
-    if d == 2 and has_extra:   # constant flags: each branch compiles to one branch-free loop
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, True)
-    elif d == 2:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, 2, False)
-    elif has_extra:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, True)
-    else:
-        _advance(pos, prev, inv_mass, gravity, extra, damping, dt2, d, False)
+    _INTEGRATE[pos.shape[1] == 2, extra.shape[0] == pos.shape[0]](pos, prev, inv_mass, gravity, extra, damping, dt)
 
 
 def integrate_split(pos, prev, inv_mass, gravity, extra, damping, dt) -> None:
@@ -74,5 +95,8 @@ class Integrate(esper.Processor):
     def process(self, frame):
         for _, (pts, f) in esper.get_components(Points, Forces):
             extra = f.extra if f.extra is not None else _NO_EXTRA
-            step = integrate_split if len(pts.pos) >= split.PARALLEL_POINTS and split.threads() > 1 else integrate
-            step(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)
+            if len(pts.pos) >= split.PARALLEL_POINTS and split.threads() > 1:
+                integrate_split(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)
+            else:   # `integrate`'s kernel, called straight: a small scene's step is a few µs
+                _INTEGRATE[pts.pos.shape[1] == 2, extra.shape[0] == pts.pos.shape[0]](
+                    pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)

@@ -130,33 +130,40 @@ def chain_heads(n, a, b, runs):
 
 
 @kernel()
-def level_order(n, a, b, cons):
-    """The constraints ``cons`` (in declared order) sorted stably by level: a repair's level
-    is one more than the deepest earlier repair sharing a point with it."""
+def _level_order(a, b, cons, at, level, start, order):
+    """`level_order` into numpy's arrays (at: int32[n], level and order: int32[m], start:
+    int32[m + 2], all scratch but order): no allocation in the kernel, so a first run compiles
+    none of numba's array-making code for it."""
     m = cons.shape[0]
-    at = np.empty(n, np.int32)         # level of the last repair touching each point
-    for p in range(n):
+    for p in range(at.shape[0]):
         at[p] = 0
-    level = np.empty(m, np.int32)
     top = 0
     for t in range(m):
         c = cons[t]
-        v = max(at[a[c]], at[b[c]]) + 1
+        la = at[a[c]]
+        lb = at[b[c]]
+        v = (la if la > lb else lb) + 1
         level[t] = v
         at[a[c]] = v
         at[b[c]] = v
-        top = max(top, v)
-    start = np.empty(top + 2, np.int32)
+        top = v if v > top else top
     for v in range(top + 2):
         start[v] = 0
     for t in range(m):
         start[level[t] + 1] += 1
     for v in range(top + 1):
         start[v + 1] += start[v]
-    order = np.empty(m, np.int32)
     for t in range(m):
         order[start[level[t]]] = cons[t]
         start[level[t]] += 1
+
+
+def level_order(n, a, b, cons):
+    """The constraints ``cons`` (in declared order) sorted stably by level: a repair's level
+    is one more than the deepest earlier repair sharing a point with it."""
+    m = len(cons)
+    order = np.empty(m, np.int32)
+    _level_order(a, b, cons, np.empty(n, np.int32), np.empty(m, np.int32), np.empty(m + 2, np.int32), order)
     return order
 
 
@@ -231,10 +238,11 @@ def plan(n, lanes, a, b):
     return np.concatenate([sizes, groups.ravel(), cmap, pmap, order.ravel(), free, loose]).astype(np.int32)
 
 
-@numba.njit(inline="always")
 def unpack(packed):
-    """The `schedule_arrays` tuple of a `plan`, as views into it."""
-    ng1, nc, npm, m, nf = packed[0], packed[1], packed[2], packed[3], packed[4]
+    """The `schedule_arrays` tuple of a `plan`, as numpy views into it (groups [G + 1, 3], order
+    [3, m]), as the kernels take them: made once per topology (`Schedule.views`), so no kernel
+    unpacks or reshapes (numba's reshape code would compile into every first run)."""
+    ng1, nc, npm, m, nf = (int(v) for v in packed[:5])
     at = 6
     groups = packed[at:at + 3 * ng1].reshape(ng1, 3)
     at += 3 * ng1
@@ -258,19 +266,30 @@ class Schedule:
     m: int
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
-    parts: tuple | None = None   # `unpack(plan)` as numpy views, and the chain groups' pieces: made by `solve_split`
+    views: tuple     # `unpack(plan)`
+    calls: tuple     # `_calls(views, paths)`: the kernels a step runs
+    parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
-    """`solve`'s last four arguments for a `plan` over d-dimensional points: (wide, narrow,
-    three, levels), each True where the plan has WIDE groups, NARROW groups, 3-D chains,
-    level-order repairs, else None. numba compiles `solve` per argument types and prunes a
-    branch on an argument that is None, so a scene compiles only the paths its constraints
-    run (a rope scene never compiles the lane loops, a 2-D scene never the 3-D ones)."""
+    """`solve`'s last six arguments for a `plan` over d-dimensional points: (wide, narrow,
+    three, level2, leveld, general), each True where the plan has WIDE groups, NARROW groups,
+    3-D chains, level-order repairs over 2-D points, over points of any other d, else None;
+    general (the chains' division by any divisor, `_chains_kernel`) None until a step needs it.
+    They pick the kernels a step calls (`_calls`), so a scene compiles only the paths its
+    constraints run (a rope scene never the lane loops, a 2-D scene never the 3-D ones)."""
     ng = int(packed[0]) - 1
     widths = {int(w) for w in packed[6 + 2:6 + 3 * ng:3]}
     on = lambda flag: True if flag else None   # noqa: E731
-    return on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(int(packed[3]) > 0)
+    levels = int(packed[3]) > 0
+    return (on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(levels and d == 2),
+            on(levels and d != 2), None)
+
+
+def box(lo, hi, d: int) -> tuple:
+    """(lo, hi) when they bound d dimensions, else (None, None): the kernels compile the clamps
+    only for a box (a None prunes them), and one scene always passes the same kind."""
+    return (lo, hi) if lo is not None and lo.shape[0] == d else (None, None)
 
 
 def schedule(con: Constraints, shape) -> np.ndarray:
@@ -282,7 +301,8 @@ def schedule(con: Constraints, shape) -> np.ndarray:
     s = con.schedule
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
         packed = plan(n, d == 2 or d == 3, con.a, con.b)
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, paths(packed, d))
+        flags, views = paths(packed, d), unpack(packed)
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags))
     return s.plan
 
 
@@ -344,85 +364,115 @@ def _clamp_lanes(s, q, lo, hi, rows, lanes):
             s[q * lanes + t] = _select(s[3 * lanes + t] != 0.0, y, x)
 
 
-@numba.njit(inline="always", error_model="numpy")
-def _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cmap, pmap, reps, lanes, three, share):
-    """One group of chains: gather into the lane scratch, `passes` passes (each followed by
-    the clamp), scatter back. ``lanes`` and ``three`` are constants at every call."""
-    d = pos.shape[1]
-    row = FIELDS * lanes
-    halves = True
-    for k in range(reps + 1):
-        for lane in range(lanes):
-            p = pmap[k * lanes + lane]
-            q = max(p, 0)                 # a padding slot reads point 0 and weighs nothing
-            t = k * row + lane
-            s[t] = pos[q, 0]
-            s[lanes + t] = pos[q, 1]
-            if three:
-                s[2 * lanes + t] = pos[q, 2]
-            v = _select(p >= 0, inv_mass[q], np.float32(0.0))
-            s[3 * lanes + t] = v
-            halves &= (v == 0.0) | (v == 1.0)
-    halves &= (share == 0.5) | (share == 1.0)   # then every divisor is 0, 1 or 2
-    for k in range(reps):
-        for lane in range(lanes):
-            c = cmap[k * lanes + lane]
-            t = k * row + lane
-            s[5 * lanes + t] = rest[max(c, 0)]
-            wi = s[3 * lanes + t]
-            wj = s[3 * lanes + t + row]
-            w = wi + wj               # `divisor`, branch-free so the lanes vectorise
-            w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
-            s[4 * lanes + t] = _select(c >= 0, w, np.float32(0.0))
-    for _ in range(passes):
-        for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
-            if halves:
-                _repair_lanes(s, k * row, lanes, three, True)
-            else:
-                _repair_lanes(s, k * row, lanes, three, False)
-        if lo.shape[0] == d:    # clamping is idempotent, and no other repair moves these points
-            _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
-            _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
-            if three:
-                _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-    for k in range(reps + 1):
-        for lane in range(lanes):
-            p = pmap[k * lanes + lane]
-            if p >= 0:
-                t = k * row + lane
-                pos[p, 0] = s[t]
-                pos[p, 1] = s[lanes + t]
-                if three:
-                    pos[p, 2] = s[2 * lanes + t]
+def _chains_kernel(lanes: int, three: bool, general: bool):
+    """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
+    skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
+    into the kernel as constants, so numba compiles one loop body, and only for the variants a
+    scene calls; a flag passed as an argument would compile every branch it does not prune.
+
+    Per group: gather its points into the lane scratch, `passes` passes (each followed by the
+    clamp when lo is a box), scatter back. Every divisor of a group is 0, 1 or 2 when its
+    weights are 0 or 1 and share is 1/2 or 1 (every shipped level): then the passes multiply,
+    exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
+    leave such a group untouched (nothing is written to pos) and return False, for `_redo`
+    to run the general kernel with ``redo``, which skips the groups done already."""
+    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
+        share = np.float32(share)         # float32 / float32: the divisors the level order makes too
+        d = pos.shape[1]
+        if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
+            raise ValueError("a chain kernel was given points of another dimension")
+        row = FIELDS * lanes
+        done = True
+        ng = groups.shape[0] - 1
+        kmax = 0
+        for g in range(ng):
+            if groups[g, 2] == lanes:
+                k = (groups[g + 1, 0] - groups[g, 0]) // lanes
+                kmax = k if k > kmax else kmax
+        s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
+        for g in range(ng):
+            if groups[g, 2] != lanes:
+                continue
+            reps = (groups[g + 1, 0] - groups[g, 0]) // lanes
+            cm = cmap[groups[g, 0]:groups[g + 1, 0]]
+            pm = pmap[groups[g, 1]:groups[g + 1, 1]]
+            halves = True
+            for k in range(reps + 1):
+                for lane in range(lanes):
+                    p = pm[k * lanes + lane]
+                    q = p if p > 0 else 0         # a padding slot reads point 0 and weighs nothing
+                    t = k * row + lane
+                    s[t] = pos[q, 0]
+                    s[lanes + t] = pos[q, 1]
+                    if three:
+                        s[2 * lanes + t] = pos[q, 2]
+                    v = _select(p >= 0, inv_mass[q], np.float32(0.0))
+                    s[3 * lanes + t] = v
+                    halves &= (v == 0.0) | (v == 1.0)
+            halves &= (share == 0.5) | (share == 1.0)   # then every divisor is 0, 1 or 2
+            if general:
+                if redo and halves:
+                    continue
+            elif not halves:
+                done = False
+                continue
+            for k in range(reps):
+                for lane in range(lanes):
+                    c = cm[k * lanes + lane]
+                    t = k * row + lane
+                    s[5 * lanes + t] = rest[c if c > 0 else 0]
+                    wi = s[3 * lanes + t]
+                    wj = s[3 * lanes + t + row]
+                    w = wi + wj               # `divisor`, branch-free so the lanes vectorise
+                    w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
+                    s[4 * lanes + t] = _select(c >= 0, w, np.float32(0.0))
+            for _ in range(passes):
+                for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
+                    if general:
+                        if halves:
+                            _repair_lanes(s, k * row, lanes, three, True)
+                        else:
+                            _repair_lanes(s, k * row, lanes, three, False)
+                    else:
+                        _repair_lanes(s, k * row, lanes, three, True)
+                if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
+                    _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
+                    _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
+                    if three:
+                        _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
+            for k in range(reps + 1):
+                for lane in range(lanes):
+                    p = pm[k * lanes + lane]
+                    if p >= 0:
+                        t = k * row + lane
+                        pos[p, 0] = s[t]
+                        pos[p, 1] = s[lanes + t]
+                        if three:
+                            pos[p, 2] = s[2 * lanes + t]
+        return done
+    chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
+                                             f"{'_any' if general else ''}")
+    return kernel(error_model="numpy")(chains)
 
 
-@kernel(error_model="numpy")
-def _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, share, wide, narrow, three):
-    """Every group of chains, each in its own pass of the lane scratch. ``wide``, ``narrow``,
-    ``three``: True or None (`paths`); the group loops of a None are not compiled."""
-    ng = groups.shape[0] - 1
-    kmax = 0
-    for g in range(ng):
-        kmax = max(kmax, (groups[g + 1, 0] - groups[g, 0]) // groups[g, 2])
-    s = np.zeros((kmax + 1) * FIELDS * WIDE, np.float32)   # one allocation: LLVM sees no overlap
-    for g in range(ng):
-        w = groups[g, 2]
-        reps = (groups[g + 1, 0] - groups[g, 0]) // w
-        cm = cmap[groups[g, 0]:groups[g + 1, 0]]
-        pm = pmap[groups[g, 1]:groups[g + 1, 1]]
-        if three is not None:
-            if wide is not None and w == WIDE:
-                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, True, share)
-            elif narrow is not None:
-                _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, True, share)
-        elif wide is not None and w == WIDE:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, WIDE, False, share)
-        elif narrow is not None:
-            _relax_group(pos, inv_mass, rest, passes, lo, hi, s, cm, pm, reps, NARROW, False, share)
+_chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3 = (
+    _chains_kernel(w, t, False) for t in (False, True) for w in (WIDE, NARROW))
+_chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any = (
+    _chains_kernel(w, t, True) for t in (False, True) for w in (WIDE, NARROW))
+_CHAINS = {(w, t, g): k for (w, t, g), k in zip(
+    [(w, t, g) for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)],
+    (_chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3,
+     _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any))}
 
 
-@kernel()
-def clamp(pos, inv_mass, points, lo, hi):
+def _chain_kernels(flags, general: bool) -> list:
+    """The chain kernels a plan's `paths` call for, with the general divisor or not."""
+    wide, narrow, three = flags[:3]
+    return [_CHAINS[w, three is not None, general] for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+
+
+@numba.njit(inline="always")
+def _clamp(pos, inv_mass, points, lo, hi):
     """Clamp the free ones of ``points`` into the box [lo, hi]."""
     d = pos.shape[1]
     for t in range(points.shape[0]):
@@ -434,91 +484,141 @@ def clamp(pos, inv_mass, points, lo, hi):
                 pos[p, q] = hi[q] if x > hi[q] else x
 
 
-@kernel(error_model="numpy")
-def _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, share):
-    """`passes` sweeps over ``order`` one repair at a time, clamping ``free`` after each."""
-    d = pos.shape[1]
-    boxed = lo.shape[0] == d
-    m = order.shape[1]
-    dv = np.empty(m, np.float32)      # each repair's divisor, once per call: the passes only read it
-    for t in range(m):
-        dv[t] = divisor(inv_mass[order[1, t]], inv_mass[order[2, t]], share)
-    for _ in range(passes):
-        for t in range(m):
-            c = order[0, t]
-            i = order[1, t]
-            j = order[2, t]
-            wi = inv_mass[i]
-            wj = inv_mass[j]
-            w = dv[t]
-            if w == 0.0:
-                continue
-            if d == 2:   # the general loop below, unrolled: same operations in the same order
-                ex = pos[j, 0] - pos[i, 0]
-                ey = pos[j, 1] - pos[i, 1]
-                dist2 = np.float32(0.0)
-                dist2 += ex * ex
-                dist2 += ey * ey
-                dist = math.sqrt(dist2)
-                if dist == 0.0:
-                    dist = np.float32(COINCIDENT)
-                f = (dist - rest[c]) / dist
-                if w == 2.0:     # exactly / w: halving is exact
-                    f *= np.float32(0.5)
-                elif w != 1.0:
-                    f /= w
-                e = ex * f
-                pos[i, 0] += e * wi
-                pos[j, 0] -= e * wj
-                e = ey * f
-                pos[i, 1] += e * wi
-                pos[j, 1] -= e * wj
-                continue
-            dist2 = np.float32(0.0)
-            for q in range(d):
-                e = pos[j, q] - pos[i, q]
-                dist2 += e * e
-            dist = math.sqrt(dist2)
-            if dist == 0.0:
-                dist = np.float32(COINCIDENT)
-            f = (dist - rest[c]) / dist / w
-            for q in range(d):
-                e = (pos[j, q] - pos[i, q]) * f
-                pos[i, q] += e * wi
-                pos[j, q] -= e * wj
-        if boxed:
-            clamp(pos, inv_mass, free, lo, hi)
-
-
 @kernel()
-def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, wide, narrow, three, levels):
-    """`passes` sweeps over the constraints, in place, with the bits of their declared order;
-    ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` (float32) the free end's part
-    of the error when the other end is pinned. lo/hi empty: no box. The last four are
-    ``paths(packed, d)``: a path passed None is neither run nor compiled."""
+def clamp(pos, inv_mass, points, lo, hi):
+    """`_clamp` on its own: the free ones of ``points`` into the box [lo, hi]."""
+    _clamp(pos, inv_mass, points, lo, hi)
+
+
+def _levels_kernel(two: bool):
+    """The kernel for the level-ordered repairs: `passes` sweeps over ``order`` one repair at a
+    time, clamping ``free`` after each when lo is a box. ``two`` (frozen in, as
+    `_chains_kernel`'s flags): 2-D points, the unrolled loop; else any d."""
+    def levels(pos, inv_mass, rest, passes, lo, hi, share, order, free):
+        share = np.float32(share)         # float32 / float32: the same D as the chains', whatever the caller passed
+        d = pos.shape[1]
+        if two and d != 2:   # and below it, LLVM knows d is 2: each point's address without a multiply
+            raise ValueError("the 2-D level order was given points of another dimension")
+        m = order.shape[1]
+        dv = np.empty(m, np.float32)      # each repair's divisor, once per call: the passes only read it
+        for t in range(m):
+            dv[t] = divisor(inv_mass[order[1, t]], inv_mass[order[2, t]], share)
+        for _ in range(passes):
+            for t in range(m):
+                c = order[0, t]
+                i = order[1, t]
+                j = order[2, t]
+                wi = inv_mass[i]
+                wj = inv_mass[j]
+                w = dv[t]
+                if w == 0.0:
+                    continue
+                if two:   # the general loop below, unrolled: same operations in the same order
+                    ex = pos[j, 0] - pos[i, 0]
+                    ey = pos[j, 1] - pos[i, 1]
+                    dist2 = np.float32(0.0)
+                    dist2 += ex * ex
+                    dist2 += ey * ey
+                    dist = math.sqrt(dist2)
+                    if dist == 0.0:
+                        dist = np.float32(COINCIDENT)
+                    f = (dist - rest[c]) / dist
+                    if w == 2.0:     # exactly / w: halving is exact
+                        f *= np.float32(0.5)
+                    elif w != 1.0:
+                        f /= w
+                    e = ex * f
+                    pos[i, 0] += e * wi
+                    pos[j, 0] -= e * wj
+                    e = ey * f
+                    pos[i, 1] += e * wi
+                    pos[j, 1] -= e * wj
+                else:
+                    dist2 = np.float32(0.0)
+                    for q in range(d):
+                        e = pos[j, q] - pos[i, q]
+                        dist2 += e * e
+                    dist = math.sqrt(dist2)
+                    if dist == 0.0:
+                        dist = np.float32(COINCIDENT)
+                    f = (dist - rest[c]) / dist / w
+                    for q in range(d):
+                        e = (pos[j, q] - pos[i, q]) * f
+                        pos[i, q] += e * wi
+                        pos[j, q] -= e * wj
+            if lo is not None and lo.shape[0] == d:
+                _clamp(pos, inv_mass, free, lo, hi)
+        return True
+    levels.__name__ = levels.__qualname__ = "_levels2" if two else "_levelsd"
+    return kernel(error_model="numpy")(levels)
+
+
+_levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
+
+
+def _calls(views, flags) -> tuple:
+    """The kernels a step of a plan runs, each with the arrays it takes after ``share``: the
+    chain groups of each width present, then the level order. They share no point, so their
+    order does not change a bit; only these compile (`paths`)."""
+    groups, cmap, pmap, order, free, _ = views
+    wide, narrow, three, level2, leveld, general = flags
+    out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
+           for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+    if level2 is not None:
+        out.append((_levels2, (order, free)))
+    if leveld is not None:
+        out.append((_levelsd, (order, free)))
+    return tuple(out)
+
+
+def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share) -> bool:
+    """One step's kernels (`_calls`), then the clamp of the points in no constraint (once: as
+    every pass would). False when a chain group was left for the general divisor (`_redo`)."""
     if passes <= 0:
-        return
-    s32 = np.float32(share)           # float32 / float32: the same D in both paths, whatever the caller passed
-    groups, cmap, pmap, order, free, loose = unpack(packed)
-    if (wide is not None or narrow is not None) and groups.shape[0] > 1:
-        _relax_chains(pos, inv_mass, rest, passes, lo, hi, groups, cmap, pmap, s32, wide, narrow, three)
-    if levels is not None and order.shape[1] > 0:
-        _relax_levels(pos, inv_mass, rest, passes, lo, hi, order, free, s32)
-    if lo.shape[0] == pos.shape[1]:
-        clamp(pos, inv_mass, loose, lo, hi)   # points in no constraint, once: as every pass would
+        return True
+    done = True
+    for k, args in calls:
+        done &= k(pos, inv_mass, rest, passes, lo, hi, share, *args)
+    if lo is not None and loose.shape[0]:
+        clamp(pos, inv_mass, loose, lo, hi)
+    return done
+
+
+def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
+    """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
+    Groups share no point with each other or the rest, so doing them last gives the same bits."""
+    groups, cmap, pmap = views[:3]
+    for k in _chain_kernels(flags, True):
+        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True)
+
+
+def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
+    """`passes` sweeps over the constraints, in place, with the bits of their declared order;
+    ``packed`` is their `plan(n, d in (2, 3), a, b)`; ``share`` the free end's part of the
+    error when the other end is pinned. lo/hi: the box, or None (or empty) for none.
+    ``flags`` are ``paths(packed, d)``: only the kernels of its paths run, or compile."""
+    views = unpack(packed)
+    lo, hi = box(lo, hi, pos.shape[1])
+    if not _run(_calls(views, flags), views[5], pos, inv_mass, rest, passes, lo, hi, share):
+        _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share)
 
 
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
     """`passes` sweeps over the constraints in order, in place, scheduling them first
-    (for one-off use; the system keeps the schedule). lo/hi empty: no box."""
+    (for one-off use; the system keeps the schedule). lo/hi empty or None: no box."""
     n, d = pos.shape
     packed = plan(n, d == 2 or d == 3, a, b)
-    solve(pos, inv_mass, rest, passes, lo, hi, packed, float(share), *paths(packed, d))
+    solve(pos, inv_mass, rest, passes, *box(lo, hi, d), packed, float(share), *paths(packed, d))
 
 
 def chain_points(packed) -> int:
     """Point slots in the chain groups of a `plan` (padding included): what `solve_split` shares out."""
     return int(packed[2])
+
+
+def _each(kernels, args) -> None:
+    for k in kernels:
+        k(*args)
 
 
 def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None:
@@ -529,32 +629,37 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
     the one-thread `solve` never reaches this, so no small scene compiles or waits for it."""
     if passes <= 0:
         return
+    groups, cmap, pmap, order, free, loose = s.views
     if s.parts is None:
-        arrays = unpack.py_func(s.plan)   # the same views, by numpy
-        slots = arrays[0][:, 1]            # first point slot of each group, and their total last
+        slots = groups[:, 1]               # first point slot of each group, and their total last
         ng = slots.shape[0] - 1
         cuts = sorted({*np.searchsorted(slots, [a for a, _ in split.pieces(int(slots[-1]))]).tolist(), ng})
-        s.parts = arrays, [(g0, g1) for g0, g1 in zip(cuts[:-1], cuts[1:]) if g1 > g0]
-    (groups, cmap, pmap, order, free, loose), ranges = s.parts
-    s32 = np.float32(share)           # as `solve` makes it
+        s.parts = [(g0, g1) for g0, g1 in zip(cuts[:-1], cuts[1:]) if g1 > g0]
+    lo, hi = box(lo, hi, pos.shape[1])
     jobs = []
     if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
-        jobs.append((_relax_levels, (pos, inv_mass, rest, passes, lo, hi, order, free, s32)))
-    jobs += [(_relax_chains, (pos, inv_mass, rest, passes, lo, hi, groups[g0:g1 + 1], cmap, pmap, s32, *s.paths[:3]))
-             for g0, g1 in ranges]
+        jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
+                     (pos, inv_mass, rest, passes, lo, hi, share, order, free)))
+    kernels = _chain_kernels(s.paths, True)   # any divisor: no second call
+    jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
+                                False))) for g0, g1 in s.parts]
     split.run(jobs)
-    if lo.shape[0] == pos.shape[1]:
+    if lo is not None:
         clamp(pos, inv_mass, loose, lo, hi)
 
 
 class Relax(esper.Processor):
     def process(self, frame):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
-            box = esper.try_component(ent, Bounds)
-            lo, hi = (box.lo, box.hi) if box is not None else (_NO_BOX, _NO_BOX)
+            bounds = esper.try_component(ent, Bounds)
+            lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
             packed = schedule(con, pts.pos.shape)
             big = split.PARALLEL_POINTS
             if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
-                solve(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, packed, con.share, *con.schedule.paths)
+                s = con.schedule
+                if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
+                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share)
+                    s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
+                    s.calls = _calls(s.views, s.paths)

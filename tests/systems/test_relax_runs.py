@@ -269,18 +269,45 @@ def test_the_system_matches_the_plain_sweep_step_after_step_through_tearing():
         assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), step
 
 
+@pytest.mark.parametrize("share", [0.5, 0.75])
+def test_chain_groups_with_other_weights_are_relaxed_once_each_and_then_by_the_general_kernel(share):
+    """Two WIDE groups: the first with weights 0 or 1 only, the second with a weight of 0.5 (or
+    every group, when share is not 1/2 or 1). The first step's kernels leave the second group
+    alone and say so; the system relaxes it with the general divisor, never the first one twice,
+    and runs the general kernels from then on: the plain sweep's bits at every step."""
+    n, a, b = chains([7] * (2 * WIDE), spare=1)
+    rng = np.random.default_rng(4)
+    pos = rng.normal(100, 30, (n, 2)).astype(np.float32)
+    inv = np.ones(n, np.float32)
+    inv[::7] = 0.0                                   # each rope's first point pinned
+    inv[7 * WIDE + 3] = 0.5                          # one point of the second group
+    pts = Points(pos=pos.copy(), prev=pos.copy(), inv_mass=inv)
+    con = Constraints(a=a, b=b, rest=np.full(len(a), 5.0, np.float32), passes=5, share=share)
+    box = Bounds(lo=np.full(2, 60, np.float32), hi=np.full(2, 140, np.float32))
+    esper.create_entity(pts, con, box)
+    schedule(con, pts.pos.shape)
+    assert con.schedule.paths[:2] == (True, None) and con.schedule.paths[5] is None   # WIDE only, not general
+    want = pos.copy()
+    for step in range(3):
+        Relax().process(None)
+        sequential(want, inv, a, b, con.rest, con.passes, box.lo, box.hi, share)
+        assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), step
+        assert con.schedule.paths[5] is True
+
+
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="reads x86 assembly")
 def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     """The speed of the chain groups is SIMD: a change that stops LLVM vectorising the lane
-    loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently."""
+    loop (a branch, an index it cannot prove non-negative, fastmath) must not pass silently.
+    Compiled as every shipped level and workload runs it: weights 0 or 1, not the general divisor."""
     import re
 
     from ropework.systems import relax as relax_mod
-    kernel = numba.njit(error_model="numpy")(relax_mod._relax_chains.py_func)   # uncached: asm is readable
+    kernel = numba.njit(error_model="numpy")(relax_mod._chains_wide2.py_func)   # uncached: asm is readable
     n, a, b = chains([5] * WIDE)
     groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)
     pos, inv, rest = state(np.random.default_rng(0), n, len(a), 2)
     no = np.zeros(0, np.float32)
-    kernel(pos, inv, rest, 1, no, no, groups, cmap, pmap, np.float32(0.5), True, None, None)   # WIDE, 2-D
+    kernel(pos, inv, rest, 1, no, no, 0.5, groups, cmap, pmap, False)   # WIDE, 2-D
     asm = "\n".join(kernel.inspect_asm().values())
     assert re.search(r"\bv?sqrtps\s", asm) and re.search(r"\bv?divps\s", asm)

@@ -1,0 +1,53 @@
+"""Each scene runs (and so compiles) only the kernel variants its points and constraints need.
+
+A cold first frame compiles every kernel its first step calls, so the choice is the cold
+start's cost: a rope scene must not reach the lane loops, a 2-D scene the 3-D ones, a scene
+of 0/1 weights the general divisor. What is called is read off the scene after a step:
+the relax kernels on each `Constraints.schedule`, the integrate variant for each body's shape.
+"""
+import esper
+import pytest
+
+from ropework.components import Constraints, Forces, Points
+from ropework.systems import integrate, relax
+
+INTEGRATE = {kernel: name for name, kernel in
+             (("2-D", integrate._INTEGRATE[True, False]), ("2-D extra", integrate._INTEGRATE[True, True]),
+              ("any d", integrate._INTEGRATE[False, False]), ("any d extra", integrate._INTEGRATE[False, True]))}
+
+
+def used(scene) -> tuple[set, set]:
+    """(relax kernel names, integrate variants) the scene's bodies run."""
+    relaxes, integrates = set(), set()
+    with scene.active():
+        for _, (pts, con) in esper.get_components(Points, Constraints):
+            relaxes |= {k.py_func.__name__ for k, _ in con.schedule.calls}
+            assert con.schedule.paths[5] is None          # the general divisor: never needed here
+        for _, (pts, f) in esper.get_components(Points, Forces):
+            extra = f.extra is not None and len(f.extra) == len(pts.pos)
+            integrates.add(INTEGRATE[integrate._INTEGRATE[pts.pos.shape[1] == 2, extra]])
+    return relaxes, integrates
+
+
+@pytest.mark.parametrize("level, want_relax, want_integrate", [
+    ("rope.toml", {"_levels2"}, {"2-D"}),                 # 3 ropes: fewer than MIN_CHAINS, the level order
+    ("cloth.toml", {"_levels2"}, {"2-D"}),
+    ("tendrils.toml", {"_chains_narrow2"}, {"2-D extra"}),   # 16 chains, wind and sparks as accelerations
+    ("lanyard.toml", {"_levelsd"}, {"any d"}),            # a 3-D strap, no wind
+])
+def test_a_scene_runs_only_the_kernels_its_shape_needs(scenes, level, want_relax, want_integrate):
+    scene = scenes(level)
+    scene.pointer_down(400, 150)                          # a press: as the warm-up compiles
+    scene.step(3)
+    scene.pointer_up(400, 150)
+    scene.step(1)
+    assert used(scene) == (want_relax, want_integrate)
+
+
+def test_a_3d_chain_scene_picks_the_3d_lane_kernels():
+    import numpy as np
+    counts = [6] * (relax.WIDE + relax.NARROW)
+    a = np.concatenate([np.arange(s, s + c - 1) for s, c in zip(np.cumsum([0, *counts[:-1]]), counts)]).astype(np.int32)
+    con = Constraints(a=a, b=a + 1, rest=np.ones(len(a), np.float32), passes=2, share=0.5)
+    relax.schedule(con, (sum(counts), 3))
+    assert [k.py_func.__name__ for k, _ in con.schedule.calls] == ["_chains_wide3", "_chains_narrow3"]
