@@ -559,7 +559,7 @@ _levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
 def _calls(views, flags) -> tuple:
     """The kernels a step of a plan runs, each with the arrays it takes after ``share``: the
     chain groups of each width present, then the level order. They share no point, so their
-    order does not change a bit; only these compile (`paths`)."""
+    order does not change a bit; only these are compiled (`paths`)."""
     groups, cmap, pmap, order, free, _ = views
     wide, narrow, three, level2, leveld, general = flags
     out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
