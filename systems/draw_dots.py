@@ -50,7 +50,7 @@ from arcade.gl import BufferDescription
 from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx, split
-from ropework.systems.services.canvas import Canvas, view
+from ropework.systems.services.canvas import BLIT_FS, BLIT_VS, Canvas, view
 from ropework.systems.services.kernels import kernel
 
 _VS = """
@@ -203,24 +203,6 @@ void main() {
 }
 """
 
-_CACHE_VS = """
-#version 330
-out vec2 v_uv;
-void main() {
-    vec2 p = vec2((gl_VertexID << 1) & 2, gl_VertexID & 2);   // one triangle covering the viewport
-    v_uv = p;
-    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}
-"""
-
-_CACHE_FS = """
-#version 330
-uniform sampler2D u_src;
-in vec2 v_uv;
-out vec4 out_colour;
-void main() { out_colour = texture(u_src, v_uv); }
-"""
-
 _SEED_PREMULTIPLIED_FS = _FS.replace("out_colour = vec4(v_colour, cover);", "out_colour = vec4(v_colour * cover, cover);")
 assert _SEED_PREMULTIPLIED_FS != _FS, "the seed fragment shader changed: update its premultiplied copy"
 
@@ -241,7 +223,7 @@ class DotsGL:
         self.program = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_FS)
         self.seed_cached = ctx.program(vertex_shader=gfx.vertex_shader(_VS), fragment_shader=_SEED_PREMULTIPLIED_FS)
         self.look = ctx.program(vertex_shader=gfx.vertex_shader(_LOOK_VS % consts), fragment_shader=_LOOK_FS % consts)
-        self.blit = ctx.program(vertex_shader=_CACHE_VS, fragment_shader=_CACHE_FS)
+        self.blit = ctx.program(vertex_shader=BLIT_VS, fragment_shader=BLIT_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.origin = gfx.Stream(ctx, stride=8)
         self.offset = gfx.Stream(ctx, stride=8)

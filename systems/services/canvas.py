@@ -24,7 +24,9 @@ import numpy as np
 MAX_PIXELS = 8192 * 1024   # pixels a canvas may hold (16 B each: 128 MiB): an Offscreen band (8192 px wide, 1024
                            # rows) or a 3840×2160 window; a bigger viewport is left to the GPU path
 
-_VS = """
+# A full-viewport blit (the canvas here, the dot grid's sleep cache): one triangle over the viewport,
+# texture coordinates 0..1 across it, the texture at unit 0 as it is.
+BLIT_VS = """
 #version 330
 out vec2 v_uv;
 void main() {
@@ -34,7 +36,7 @@ void main() {
 }
 """
 
-_FS = """
+BLIT_FS = """
 #version 330
 uniform sampler2D u_src;
 in vec2 v_uv;
@@ -80,7 +82,7 @@ class Canvas:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self.program = ctx.program(vertex_shader=BLIT_VS, fragment_shader=BLIT_FS)
         self.empty = ctx.geometry()
         self.texture = None
         self.view: View | None = None    # what `image` covers, set by `begin`
