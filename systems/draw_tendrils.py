@@ -28,8 +28,9 @@ Only the light's *lit box* is faded and shown: the bounds of what was added in t
 frames whose light has not yet faded below LIT_FLOOR (about half a second at the
 seed's keep), padded by the glow's half-width. Everything is added scissored to
 that box and the fade writes 0 where a texture held light outside it, so outside
-the box the light is exactly 0 and showing it there is the backdrop alone: a clear
-(the two full-window float passes were most of the window frame on llvmpipe).
+the box the light is exactly 0 and showing it there is the backdrop alone: a clear.
+(The fade and the show over the whole window were about half the bundle's draw on
+llvmpipe; at rest the box is about a fifth of a 1280×720 window.)
 """
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ GLOW_OUTER = (25 / 255, 240 / 255, 1.0, 0.0)      # cyan, gone at the rim
 GLOW_MID_AT = 0.3                                 # where the middle stop sits, fraction of the radius
 LIT_FLOOR = 1 / 4096    # light below this (of full white) is dropped to 0 when its region leaves the lit box:
                         # an eighth of one 8-bit level; the seed's canvas loses it sooner
+LIT_BOXES = 64          # boxes of added light remembered at most; past it the two oldest merge into their union
+                        # (a keep near 1 fades slowly, and the list must not grow without end)
 LIT_PAD = 4.0           # px past a stroke's half-width and a glow's radius kept in the lit box (its smoothing
                         # and anti-aliased rim; a curve between points bulges less than a segment)
 MAX_LIGHT_PIXELS = 3840 * 2160    # light texels of all a scene's bundles together (two RGBA16F each: ~133 MB at most);
@@ -274,6 +277,9 @@ class DrawTendrils:
             y1 = min(trail.size[1], trail.size[1] - int(np.floor(lo[1] * sy)))
             if x1 > x0 and y1 > y0:
                 trail.lit.append([x0, y0, x1, y1, 1.0])
+        if len(trail.lit) > LIT_BOXES:                                    # the oldest two as one, as bright as either
+            a, b = trail.lit[0], trail.lit[1]
+            trail.lit[:2] = [[*_union(tuple(a[:4]), tuple(b[:4])), max(a[4], b[4])]]
         trail.box = _union(*(tuple(b[:4]) for b in trail.lit))
         return trail.box if trail.box is not None else (0, 0, 0, 0)
 

@@ -106,3 +106,25 @@ def test_light_outside_the_lit_box_is_zero_and_an_old_trail_fades_to_nothing(sce
     assert outside.sum() > 0.25 * outside.size
     assert not light[outside][:, :3].any()                                # exactly 0, not merely dim
     assert light[y0:y1, x0:x1, :3].max() > 0.5                            # the ropes still glow inside
+
+
+def test_a_trail_that_hardly_fades_keeps_a_bounded_lit_box_list(scenes, gl_window):
+    """trail_keep = 0.999, the schema's most (light kept ~2 minutes): the remembered boxes stay at LIT_BOXES
+    and still cover every place the bundle has been."""
+    size = (640, 360)
+    scene = scenes("tendrils.toml", size=size)
+    for _, look in scene.find(draw_tendrils.TendrilLook):
+        look.keep = 0.999
+    off = Offscreen(gl_window.ctx, size)
+    seen = []
+    for i in range(150):
+        x = 40 + 560 * (i / 149)
+        scene.pointer_move(x, 80)
+        scene.step(1)
+        off.render(scene)
+        seen.append(x)
+    drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
+    (trail,) = drawer._trails.values()
+    assert len(trail.lit) == draw_tendrils.LIT_BOXES
+    x0, _, x1, _ = trail.box
+    assert x0 <= min(seen) - 20 and x1 >= max(seen) + 20                 # where it started and where it is
