@@ -1,5 +1,6 @@
 """Draw tendrils: the light buffers stay within MAX_LIGHT_PIXELS, and a coarse light still shows."""
 import numpy as np
+import pytest
 
 from ropework.render import Offscreen
 from ropework.systems import draw_tendrils
@@ -54,9 +55,11 @@ def whip(scene, frames, draw, size=(640, 360)):
         draw(i)
 
 
-def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(scenes, gl_window, monkeypatch):
+@pytest.mark.parametrize("backdrop", ["opaque", "added"])
+def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(scenes, gl_window, monkeypatch, backdrop):
     """Whipped, electrified and left to rest, frame after frame: the light faded and shown over its lit box
-    only (the rest cleared to the backdrop) is pixel for pixel the light faded and shown over every texel."""
+    only (the rest cleared to the backdrop, or nothing added onto the layers below) is pixel for pixel the
+    light faded and shown over every texel."""
     size = (640, 360)
     pictures = {}
     for mode in ("box", "all"):
@@ -64,6 +67,9 @@ def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(sce
             monkeypatch.setattr(draw_tendrils.DrawTendrils, "_lit_box",
                                 staticmethod(lambda frame, trail, *a: (0, 0, *trail.size)))
         scene = scenes("tendrils.toml", size=size)
+        if backdrop == "added":
+            for _, look in scene.find(draw_tendrils.TendrilLook):
+                look.backdrop = (*look.backdrop[:3], 0.0)
         off = Offscreen(gl_window.ctx, size)
         shots = []
 
