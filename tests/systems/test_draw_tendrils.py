@@ -1,5 +1,6 @@
 """Draw tendrils: the light buffers stay within MAX_LIGHT_PIXELS, and a coarse light still shows."""
 import numpy as np
+import pytest
 
 from ropework.render import Offscreen
 from ropework.systems import draw_tendrils
@@ -35,3 +36,101 @@ def test_a_coarse_light_is_drawn_smoothed_where_the_full_one_is(scenes, gl_windo
     assert lit.sum() > 200
     assert (coarse[lit] > coarse.max() / 8).mean() > 0.9          # where the light was, it still is
     assert abs(coarse.sum() / full.sum() - 1) < 0.35             # about as much light in all
+
+
+def whip(scene, frames, draw, size=(640, 360)):
+    """Swing the pointer across the scene and back (sparks fly), hold it to electrify, then let go and
+    rest; ``draw()`` after every step."""
+    w, h = size
+    for i in range(frames):
+        t = i / frames
+        x = w * (0.15 + 0.7 * abs(((3 * t) % 2) - 1))               # there and back, three times
+        y = h * (0.25 + 0.3 * t)
+        scene.pointer_move(x, y)
+        if i == frames // 2:
+            scene.pointer_down(x, y)
+        if i == frames // 2 + 20:
+            scene.pointer_up(x, y)
+        scene.step(1)
+        draw(i)
+
+
+@pytest.mark.parametrize("backdrop", ["opaque", "added"])
+def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(scenes, gl_window, monkeypatch, backdrop):
+    """Whipped, electrified and left to rest, frame after frame: the light faded and shown over its lit box
+    only (the rest cleared to the backdrop, or nothing added onto the layers below) is pixel for pixel the
+    light faded and shown over every texel."""
+    size = (640, 360)
+    pictures = {}
+    for mode in ("box", "all"):
+        if mode == "all":
+            monkeypatch.setattr(draw_tendrils.DrawTendrils, "_lit_box",
+                                staticmethod(lambda frame, trail, *a: (0, 0, *trail.size)))
+        scene = scenes("tendrils.toml", size=size)
+        if backdrop == "added":
+            for _, look in scene.find(draw_tendrils.TendrilLook):
+                look.backdrop = (*look.backdrop[:3], 0.0)
+        off = Offscreen(gl_window.ctx, size)
+        shots = []
+
+        def draw(i):
+            if i % 9 == 0 or i > 150:
+                off.render(scene)
+                shots.append(off.pixels()[:, :, :3].copy())
+        whip(scene, 200, draw)
+        pictures[mode] = shots
+        drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
+        if mode == "box":
+            (trail,) = drawer._trails.values()
+            x0, y0, x1, y1 = trail.box
+            assert 0 < (x1 - x0) * (y1 - y0) < 0.8 * size[0] * size[1]   # at rest the box is part of the window
+    assert len(pictures["box"]) == len(pictures["all"]) > 60
+    for i, (a, b) in enumerate(zip(pictures["box"], pictures["all"])):
+        assert np.array_equal(a, b), (i, int(np.abs(a.astype(int) - b).max()))
+    assert max(int(p.max()) for p in pictures["box"]) > 200               # the light was there to compare
+
+
+def test_light_outside_the_lit_box_is_zero_and_an_old_trail_fades_to_nothing(scenes, gl_window):
+    """Whipped across the window and then held still at the left: the trail left on the right fades, its
+    texels end exactly 0 (no ghost below the 8-bit floor is kept), and the lit box shrinks to the ropes."""
+    size = (1280, 720)
+    scene = scenes("tendrils.toml", size=size)
+    off = Offscreen(gl_window.ctx, size)
+    whip(scene, 90, lambda i: off.render(scene), size)
+    drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
+    (trail,) = drawer._trails.values()
+    wide = trail.box
+    for _ in range(180):                                                  # 3 s still, far left: the sparks die
+        scene.pointer_move(100, 80)
+        scene.step(1)
+        off.render(scene)
+    light = np.frombuffer(trail.tex[trail.current].read(), np.float16).reshape(size[1], size[0], 4)
+    x0, y0, x1, y1 = trail.box
+    assert wide[2] > 0.9 * size[0] and x1 < 0.75 * size[0], (wide, trail.box)   # lit on the right, now not
+    outside = np.ones(light.shape[:2], bool)
+    outside[y0:y1, x0:x1] = False
+    assert outside.sum() > 0.25 * outside.size
+    assert not light[outside][:, :3].any()                                # exactly 0, not merely dim
+    assert light[y0:y1, x0:x1, :3].max() > 0.5                            # the ropes still glow inside
+
+
+def test_a_trail_that_hardly_fades_keeps_a_bounded_lit_box_list(scenes, gl_window):
+    """trail_keep = 0.999, the schema's most (light kept ~2 minutes): the remembered boxes stay at LIT_BOXES
+    and still cover every place the bundle has been."""
+    size = (640, 360)
+    scene = scenes("tendrils.toml", size=size)
+    for _, look in scene.find(draw_tendrils.TendrilLook):
+        look.keep = 0.999
+    off = Offscreen(gl_window.ctx, size)
+    seen = []
+    for i in range(150):
+        x = 40 + 560 * (i / 149)
+        scene.pointer_move(x, 80)
+        scene.step(1)
+        off.render(scene)
+        seen.append(x)
+    drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
+    (trail,) = drawer._trails.values()
+    assert len(trail.lit) == draw_tendrils.LIT_BOXES
+    x0, _, x1, _ = trail.box
+    assert x0 <= min(seen) - 20 and x1 >= max(seen) + 20                 # where it started and where it is
