@@ -129,16 +129,23 @@ def mark() -> dict:
     return {id(d): len(d.overloads) for d in KERNELS}
 
 
+_remembered: dict[str, list[str]] = {}   # key → the kernels this process has noted for it
+
+
 def remember(key: str, modules, since: dict) -> None:
     """Note which kernels of ``modules`` the scene ``key`` compiled or loaded after ``since`` (a `mark`),
     for `cold`. Only those: a kernel another scene of this process compiled (``python -m
-    ropework.warm`` warms every level in one process) is not this scene's."""
+    ropework.warm`` warms every level in one process) is not this scene's. Levels of one key
+    (the same kinds and systems) add up within a process, so a second one that finds every
+    kernel compiled does not empty the first one's stamp."""
     stamp = _stamp(key)
     if stamp is None:
         return
     mods = set(modules)
-    used = [_name(d) for d in KERNELS
-            if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0)]
+    used = _remembered.setdefault(key, [])
+    used += [n for n in (_name(d) for d in KERNELS
+                         if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0))
+             if n not in used]
     try:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")

@@ -94,11 +94,14 @@ def test_a_scene_stamps_only_the_kernels_it_compiled_not_another_scenes(fresh, t
     since = kernels.mark()
     b_kernel(np.int64(1))                                          # scene B's, in the same process
     kernels.remember(f"scene-b-{tmp_path.name}", mod, since)
+    since = kernels.mark()
+    a_kernel(np.int64(2))                                          # another level of A's key: nothing new compiles
+    kernels.remember(f"scene-a-{tmp_path.name}", mod, since)
     for index in _index_files(tmp_path, _add_one):                 # A's kernel loses its machine code
         index.unlink()
     assert not kernels.cached(a_kernel) and kernels.cached(b_kernel)
     assert kernels.cold(f"scene-b-{tmp_path.name}", mod) == []     # B never calls it: nothing to announce
-    assert kernels.cold(f"scene-a-{tmp_path.name}", mod) == [f"{__name__}._add_one"]
+    assert kernels.cold(f"scene-a-{tmp_path.name}", mod) == [f"{__name__}._add_one"]   # A's stamp still says it
 
 
 def test_a_stamp_belongs_to_one_installation(fresh, tmp_path):
