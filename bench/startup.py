@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.startup                               # ≈ 1 minute: warm runs, then cold ones
     .venv/bin/python -m bench.startup --write docs/performance.md   # refresh the doc's start-up section
+    .venv/bin/python -m bench.startup --runs 1 --cold 0 --levels --wheel --ab /work/main/.venv/bin/python
 
 Times the command issue 7 names, `python -m ropework levels/rope.toml --record OUT.png
 --frames 1`, as a subprocess: wall clock from just before it is started until it has
@@ -20,7 +21,10 @@ cache, which is not dropped). Bytecode is written to a private folder in every r
 ``--levels`` adds the cold table issue 15 asks for: every shipped level's first run with an
 empty kernel cache (ROPEWORK_CACHE_DIR a new empty folder), from this checkout and, with
 ``--wheel``, from a wheel of it installed into a fresh venv (its dependencies taken from this
-checkout's .venv through a .pth line, so only ropework itself is the wheel's). Each row is
+checkout's .venv through a .pth line, so only ropework itself is the wheel's), and with ``--ab
+OTHER/.venv/bin/python`` from another checkout, the installs taking turns level by level (the
+A/B a start-up change needs; ``--only rope,jelly`` keeps a few levels). Python's bytecode is
+cached for every row (an untimed run per install first), as after pip's install. Each row is
 the command's wall clock to its exit and its CPU seconds (the figure to read on a busy
 machine), then a warm rerun of the same level.
 
@@ -122,15 +126,27 @@ def wheel_python(tmp: Path) -> Path:
 
 
 def cold_levels(args, tmp: Path) -> list[dict]:
-    """Every shipped level's first run with an empty kernel cache, then a warm one, per install."""
+    """Every shipped level's first run with an empty kernel cache, then a warm one, per install.
+
+    The installs take turns level by level (this checkout, its wheel, ``--ab``'s checkout), so a
+    busy machine weighs on each alike."""
     sys.path.insert(0, str(ROOT))
     from ropework.level import shipped
     pythons = [("checkout", Path(sys.executable), ROOT)]
     if args.wheel:
         pythons.append(("wheel", wheel_python(tmp), tmp))
+    if args.ab:
+        pythons.append(("other", Path(args.ab), Path(args.ab).absolute().parent.parent.parent))
+    only = set(args.only.split(",")) if args.only else None
+    first = next(p for p in shipped() if only is None or p.stem in only)
+    for where, py, cwd in pythons:   # untimed: fills each install's bytecode cache, or its first row pays for that too
+        timed([str(py), "-m", "ropework", first.stem, "--record", str(tmp / "first.png"), "--frames", "1"],
+              env_for(tmp / f"pyc-{where}", Path(tempfile.mkdtemp(prefix="kernels-untimed-", dir=tmp))), cwd)
     rows = []
-    for where, py, cwd in pythons:
-        for path in shipped():
+    for path in shipped():
+        if only is not None and path.stem not in only:
+            continue
+        for where, py, cwd in pythons:
             cache = Path(tempfile.mkdtemp(prefix=f"kernels-{path.stem}-", dir=tmp))
             env = env_for(tmp / f"pyc-{where}", cache)
             cmd = [str(py), "-m", "ropework", path.stem, "--record", str(tmp / "first.png"), "--frames", "1"]
@@ -139,7 +155,7 @@ def cold_levels(args, tmp: Path) -> list[dict]:
             warm = timed(cmd, env, cwd)
             rows.append({"where": where, "level": path.name, "cold": cold, "warm": warm, "load": load})
             print(f"  {where} {path.name}: cold {cold[0]:.2f} s ({cold[1]:.2f} CPU), warm {warm[0]:.2f} s "
-                  f"(load {load:.2f})", file=sys.stderr, flush=True)
+                  f"({warm[1]:.2f} CPU) (load {load:.2f})", file=sys.stderr, flush=True)
     return rows
 
 
@@ -147,10 +163,12 @@ def levels_markdown(rows: list[dict]) -> str:
     out = ["", "Every shipped level, `python -m ropework LEVEL --record out.png --frames 1` (from the command to "
            "its exit: the kernel notice, the warm-up compile, the first frame, the PNG), first with an empty "
            "kernel cache (ROPEWORK_CACHE_DIR new), then again warm; 1-minute load beside each:", "",
-           "| install | level | cold, s | cold, CPU s | warm, s | load | cold ≤ 3 s |", "|---|---|---:|---:|---:|---:|:---:|"]
-    for r in rows:
+           "| install | level | cold, s | cold, CPU s | warm, s | warm, CPU s | load | cold ≤ 3 s |",
+           "|---|---|---:|---:|---:|---:|---:|:---:|"]
+    order = {"checkout": 0, "wheel": 1, "other": 2}      # the runs took turns; the table reads install by install
+    for r in sorted(rows, key=lambda r: order[r["where"]]):
         out.append(f"| {r['where']} | {r['level']} | {r['cold'][0]:.2f} | {r['cold'][1]:.2f} | {r['warm'][0]:.2f} "
-                   f"| {r['load']:.2f} | {'yes' if r['cold'][0] <= 3.0 else 'no'} |")
+                   f"| {r['warm'][1]:.2f} | {r['load']:.2f} | {'yes' if r['cold'][0] <= 3.0 else 'no'} |")
     return "\n".join(out) + "\n"
 
 
@@ -240,6 +258,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cold", type=int, default=2, help="cold runs of each kind (each compiles every kernel: ≈15 s)")
     ap.add_argument("--levels", action="store_true", help="also every shipped level cold, then warm (≈ 1 min)")
     ap.add_argument("--wheel", action="store_true", help="with --levels: from a wheel in a fresh venv too")
+    ap.add_argument("--ab", metavar="PYTHON", help="with --levels: another checkout's OTHER/.venv/bin/python too, "
+                                                    "taking turns level by level")
+    ap.add_argument("--only", metavar="LEVELS", help="with --levels: only these shipped levels (comma-separated)")
     ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the table into DOC between the startup markers")
     args = ap.parse_args(argv)

@@ -76,6 +76,7 @@ def warm(level: Level) -> None:
     class that offers ``warm_kernels(width, height)`` (nothing is drawn here, so they would
     otherwise compile in the first frame). The real scene is untouched."""
     from ropework.systems.services import kernels
+    since = kernels.mark()
     scene = Scene(level, (640, 360))
     try:
         scene.pointer_down(320, 120)
@@ -89,7 +90,7 @@ def warm(level: Level) -> None:
                     hook(scene.width, scene.height)
     finally:
         scene.close()
-    kernels.remember(*_kernel_key(level))
+    kernels.remember(*_kernel_key(level), since)
 
 
 class Scene:

@@ -78,81 +78,93 @@ def pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
             f = 1.0 - d / proximity
             tx += ux * max_push * f
             ty += uy * max_push * f
-            force = max(force, f)
+            force = f if f > force else force
         if swipe and d < far:
             f = (1.0 - d / far) * speed_factor
             tx += ux * max_push * share * f
             ty += uy * max_push * share * f
-            force = max(force, f * colour_share)
+            g = f * colour_share
+            force = g if g > force else force
     return tx, ty, force
 
 
-@kernel()
-def repel(origin, offset, velocity, colour,
-          px, py, pointer_on, speed_factor,
-          proximity, max_push, reach, share, threshold, colour_share,
-          ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
-          base, active, ease, inertia, p00, p01, p10, p11, dt):
-    """One step for every dot, in place. Direction from a source at the dot's own
-    position is +x (the seed's atan2(0, 0) = 0). Distances are compared squared
-    first, so a dot out of every source's reach costs no square root."""
-    n = origin.shape[0]
-    changed = False
-    far = proximity * reach
-    swipe = pointer_on and speed_factor > threshold
-    reach2 = max(proximity, far if swipe else 0.0) ** 2 if pointer_on else -1.0
-    # the live rings, each as centre, radius, band edges² and fade (1 − age)
-    live = np.empty((ring_alive.shape[0], 6))
-    k = 0
-    for r in range(ring_alive.shape[0]):
-        if ring_alive[r]:
-            age = ring_steps[r] * dt
-            radius = ring_speed * age
-            inner = max(0.0, radius - band)
-            live[k, 0] = ring_x[r]
-            live[k, 1] = ring_y[r]
-            live[k, 2] = radius
-            live[k, 3] = inner * inner
-            live[k, 4] = (radius + band) ** 2
-            live[k, 5] = 1.0 - age
-            k += 1
-    for i in range(n):
-        ox = origin[i, 0]
-        oy = origin[i, 1]
-        tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
-                                     speed_factor, colour_share)
-        for r in range(k):
-            dx = ox - live[r, 0]
-            dy = oy - live[r, 1]
-            d2 = dx * dx + dy * dy
-            if d2 < live[r, 4] and d2 > live[r, 3]:
-                d = math.sqrt(d2)
-                f = live[r, 5] * (1.0 - abs(d - live[r, 2]) / band)
-                tx += dx / d * strength * f
-                ty += dy / d * strength * f
-                force = max(force, f)
-        was_x, was_y = offset[i, 0], offset[i, 1]
-        if inertia:                           # (offset − target, velocity) ← P · (offset − target, velocity)
-            ex = offset[i, 0] - tx
-            ey = offset[i, 1] - ty
-            vx = p10 * ex + p11 * velocity[i, 0]
-            vy = p10 * ey + p11 * velocity[i, 1]
-            offset[i, 0] = tx + p00 * ex + p01 * velocity[i, 0]
-            offset[i, 1] = ty + p00 * ey + p01 * velocity[i, 1]
-            changed |= vx != velocity[i, 0] or vy != velocity[i, 1]
-            velocity[i, 0] = vx
-            velocity[i, 1] = vy
-        else:
-            offset[i, 0] = tx
-            offset[i, 1] = ty
-        changed |= offset[i, 0] != was_x or offset[i, 1] != was_y
-        if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
-            for q in range(3):
-                target = base[q] + (active[q] - base[q]) * force
-                was = colour[i, q]
-                colour[i, q] += (target - colour[i, q]) * ease
-                changed |= colour[i, q] != was
-    return changed
+def _seed_kernel(inertia: bool):
+    """`repel` with the damped spring (``inertia``) or the seed's offsets set outright; the
+    choice is frozen into the kernel, so numba compiles only the branch a level uses."""
+    def repel(origin, offset, velocity, colour, live,
+              px, py, pointer_on, speed_factor,
+              proximity, max_push, reach, share, threshold, colour_share,
+              ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
+              base, active, ease, p00, p01, p10, p11, dt):
+        """One step for every dot, in place; ``live``: float64[rings, 6], scratch for the live
+        rings. Direction from a source at the dot's own position is +x (the seed's atan2(0, 0)
+        = 0). Distances are compared squared first, so a dot out of every source's reach costs
+        no square root. Returns whether any offset, velocity or colour changed."""
+        n = origin.shape[0]
+        changed = False
+        far = proximity * reach
+        swipe = pointer_on and speed_factor > threshold
+        near = far if swipe and far > proximity else proximity
+        reach2 = near * near if pointer_on else -1.0
+        # the live rings, each as centre, radius, band edges² and fade (1 − age)
+        k = 0
+        for r in range(ring_alive.shape[0]):
+            if ring_alive[r]:
+                age = ring_steps[r] * dt
+                radius = ring_speed * age
+                inner = radius - band
+                if not inner > 0.0:
+                    inner = 0.0
+                outer = radius + band
+                live[k, 0] = ring_x[r]
+                live[k, 1] = ring_y[r]
+                live[k, 2] = radius
+                live[k, 3] = inner * inner
+                live[k, 4] = outer * outer
+                live[k, 5] = 1.0 - age
+                k += 1
+        for i in range(n):
+            ox = origin[i, 0]
+            oy = origin[i, 1]
+            tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
+                                         speed_factor, colour_share)
+            for r in range(k):
+                dx = ox - live[r, 0]
+                dy = oy - live[r, 1]
+                d2 = dx * dx + dy * dy
+                if d2 < live[r, 4] and d2 > live[r, 3]:
+                    d = math.sqrt(d2)
+                    f = live[r, 5] * (1.0 - abs(d - live[r, 2]) / band)
+                    tx += dx / d * strength * f
+                    ty += dy / d * strength * f
+                    force = f if f > force else force
+            was_x, was_y = offset[i, 0], offset[i, 1]
+            if inertia:                           # (offset − target, velocity) ← P · (offset − target, velocity)
+                ex = offset[i, 0] - tx
+                ey = offset[i, 1] - ty
+                vx = p10 * ex + p11 * velocity[i, 0]
+                vy = p10 * ey + p11 * velocity[i, 1]
+                offset[i, 0] = tx + p00 * ex + p01 * velocity[i, 0]
+                offset[i, 1] = ty + p00 * ey + p01 * velocity[i, 1]
+                changed |= vx != velocity[i, 0] or vy != velocity[i, 1]
+                velocity[i, 0] = vx
+                velocity[i, 1] = vy
+            else:
+                offset[i, 0] = tx
+                offset[i, 1] = ty
+            changed |= offset[i, 0] != was_x or offset[i, 1] != was_y
+            if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
+                for q in range(3):
+                    target = base[q] + (active[q] - base[q]) * force
+                    was = colour[i, q]
+                    colour[i, q] += (target - colour[i, q]) * ease
+                    changed |= colour[i, q] != was
+        return changed
+    repel.__name__ = repel.__qualname__ = "repel_inertia" if inertia else "repel"
+    return kernel()(repel)
+
+
+REPEL = {inertia: _seed_kernel(inertia) for inertia in (False, True)}   # the seed's grid, by `Repulsion.inertia`
 
 
 def pointer_speed(ptr: Pointer, rep: Repulsion) -> float:
@@ -191,95 +203,105 @@ def spring_constants(bounce: float, duration: float) -> tuple[float, float]:
     return omega * omega, 2.0 * (1.0 - bounce) * omega
 
 
-@kernel()
-def repel_jelly(origin, offset, velocity, colour, scratch,
-                px, py, pointer_on, speed_factor,
-                proximity, max_push, reach, share, threshold, colour_share,
-                ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
-                travel, front_speed, front_width, front_radius, front_strength,
-                base, active, ease, m00, m01, m10, m11, dt):
-    """One jelly step for every dot, in place: the pushes give each dot's target
-    (kept in scratch[:, 0:2]), the exact spring map carries (offset, velocity) toward
-    it, colours ease as the seed's. Returns (whether any offset, velocity or colour
-    changed, whether every dot is now within REST_OFFSET of its target and slower
-    than REST_SPEED)."""
-    n = origin.shape[0]
-    changed = False
-    calm = True
-    far = proximity * reach
-    swipe = pointer_on and speed_factor > threshold
-    reach2 = max(proximity, far if swipe else 0.0) ** 2 if pointer_on else -1.0
-    live = np.empty((ring_alive.shape[0], 6))
-    k = 0
-    for r in range(ring_alive.shape[0]):
-        if not ring_alive[r]:
-            continue
-        age = ring_steps[r] * dt          # the ring's age, as the seed kernel's: steps·dt seconds
-        if travel:
-            radius = front_speed * age
-            if radius >= front_radius:
+def _jelly_kernel(travel: bool):
+    """`repel_jelly` for travelling rings (``travel``) or the seed's band, frozen into the
+    kernel as a constant: numba compiles only the ring a level uses."""
+    def repel_jelly(origin, offset, velocity, colour, scratch, live,
+                    px, py, pointer_on, speed_factor,
+                    proximity, max_push, reach, share, threshold, colour_share,
+                    ring_x, ring_y, ring_steps, ring_alive, ring_speed, band, strength,
+                    front_speed, front_width, front_radius, front_strength,
+                    base, active, ease, m00, m01, m10, m11, dt):
+        """One jelly step for every dot, in place: the pushes give each dot's target
+        (kept in scratch[:, 0:2]), the exact spring map carries (offset, velocity) toward
+        it, colours ease as the seed's; ``live``: float64[rings, 6], scratch for the live
+        rings. Returns (whether any offset, velocity or colour changed, whether every dot
+        is now within REST_OFFSET of its target and slower than REST_SPEED)."""
+        n = origin.shape[0]
+        changed = False
+        calm = True
+        far = proximity * reach
+        swipe = pointer_on and speed_factor > threshold
+        near = far if swipe and far > proximity else proximity
+        reach2 = near * near if pointer_on else -1.0
+        k = 0
+        for r in range(ring_alive.shape[0]):
+            if not ring_alive[r]:
                 continue
-            half = front_width * 0.5
-            fade = 1.0 - radius / front_radius
-        else:
-            radius = ring_speed * age
-            half = band
-            fade = 1.0 - age
-        inner = max(0.0, radius - half)
-        live[k, 0] = ring_x[r]
-        live[k, 1] = ring_y[r]
-        live[k, 2] = radius
-        live[k, 3] = inner * inner
-        live[k, 4] = (radius + half) ** 2
-        live[k, 5] = fade
-        k += 1
-    half = front_width * 0.5 if travel else band
-    push = front_strength if travel else strength
-    for i in range(n):
-        ox = origin[i, 0]
-        oy = origin[i, 1]
-        tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
-                                     speed_factor, colour_share)
-        for r in range(k):
-            dx = ox - live[r, 0]
-            dy = oy - live[r, 1]
-            d2 = dx * dx + dy * dy
-            if d2 < live[r, 4] and d2 > live[r, 3]:
-                d = math.sqrt(d2)
-                u = (d - live[r, 2]) / half
-                if travel:
-                    f = live[r, 5] * 0.5 * (1.0 + math.cos(math.pi * u))
-                else:
-                    f = live[r, 5] * (1.0 - abs(u))
-                tx += dx / d * push * f
-                ty += dy / d * push * f
-                force = max(force, f)
-        scratch[i, 0] = tx
-        scratch[i, 1] = ty
-        ex = offset[i, 0] - tx
-        ey = offset[i, 1] - ty
-        vx = velocity[i, 0]
-        vy = velocity[i, 1]
-        nx = tx + m00 * ex + m01 * vx
-        ny = ty + m00 * ey + m01 * vy
-        nvx = m10 * ex + m11 * vx
-        nvy = m10 * ey + m11 * vy
-        calm &= (abs(nx - tx) < REST_OFFSET and abs(ny - ty) < REST_OFFSET
-                 and abs(nvx) < REST_SPEED and abs(nvy) < REST_SPEED)
-        was = (offset[i, 0], offset[i, 1], velocity[i, 0], velocity[i, 1])
-        offset[i, 0] = nx
-        offset[i, 1] = ny
-        velocity[i, 0] = nvx
-        velocity[i, 1] = nvy
-        changed |= (offset[i, 0] != was[0] or offset[i, 1] != was[1]
-                    or velocity[i, 0] != was[2] or velocity[i, 1] != was[3])
-        if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
-            for q in range(3):
-                target = base[q] + (active[q] - base[q]) * force
-                c = colour[i, q]
-                colour[i, q] += (target - colour[i, q]) * ease
-                changed |= colour[i, q] != c
-    return changed, calm
+            age = ring_steps[r] * dt          # the ring's age, as the seed kernel's: steps·dt seconds
+            if travel:
+                radius = front_speed * age
+                if radius >= front_radius:
+                    continue
+                half = front_width * 0.5
+                fade = 1.0 - radius / front_radius
+            else:
+                radius = ring_speed * age
+                half = band
+                fade = 1.0 - age
+            inner = radius - half
+            if not inner > 0.0:
+                inner = 0.0
+            outer = radius + half
+            live[k, 0] = ring_x[r]
+            live[k, 1] = ring_y[r]
+            live[k, 2] = radius
+            live[k, 3] = inner * inner
+            live[k, 4] = outer * outer
+            live[k, 5] = fade
+            k += 1
+        half = front_width * 0.5 if travel else band
+        push = front_strength if travel else strength
+        for i in range(n):
+            ox = origin[i, 0]
+            oy = origin[i, 1]
+            tx, ty, force = pointer_push(ox, oy, px, py, reach2, proximity, far, swipe, max_push, share,
+                                         speed_factor, colour_share)
+            for r in range(k):
+                dx = ox - live[r, 0]
+                dy = oy - live[r, 1]
+                d2 = dx * dx + dy * dy
+                if d2 < live[r, 4] and d2 > live[r, 3]:
+                    d = math.sqrt(d2)
+                    u = (d - live[r, 2]) / half
+                    if travel:
+                        f = live[r, 5] * 0.5 * (1.0 + math.cos(math.pi * u))
+                    else:
+                        f = live[r, 5] * (1.0 - abs(u))
+                    tx += dx / d * push * f
+                    ty += dy / d * push * f
+                    force = f if f > force else force
+            scratch[i, 0] = tx
+            scratch[i, 1] = ty
+            ex = offset[i, 0] - tx
+            ey = offset[i, 1] - ty
+            vx = velocity[i, 0]
+            vy = velocity[i, 1]
+            nx = tx + m00 * ex + m01 * vx
+            ny = ty + m00 * ey + m01 * vy
+            nvx = m10 * ex + m11 * vx
+            nvy = m10 * ey + m11 * vy
+            calm &= (abs(nx - tx) < REST_OFFSET and abs(ny - ty) < REST_OFFSET
+                     and abs(nvx) < REST_SPEED and abs(nvy) < REST_SPEED)
+            was = (offset[i, 0], offset[i, 1], velocity[i, 0], velocity[i, 1])
+            offset[i, 0] = nx
+            offset[i, 1] = ny
+            velocity[i, 0] = nvx
+            velocity[i, 1] = nvy
+            changed |= (offset[i, 0] != was[0] or offset[i, 1] != was[1]
+                        or velocity[i, 0] != was[2] or velocity[i, 1] != was[3])
+            if force > 0.0 or colour[i, 0] != base[0] or colour[i, 1] != base[1] or colour[i, 2] != base[2]:
+                for q in range(3):
+                    target = base[q] + (active[q] - base[q]) * force
+                    c = colour[i, q]
+                    colour[i, q] += (target - colour[i, q]) * ease
+                    changed |= colour[i, q] != c
+        return changed, calm
+    repel_jelly.__name__ = repel_jelly.__qualname__ = "repel_jelly_travel" if travel else "repel_jelly"
+    return kernel()(repel_jelly)
+
+
+REPEL_JELLY = {travel: _jelly_kernel(travel) for travel in (False, True)}   # by whether rings travel
 
 
 @kernel()
@@ -330,6 +352,16 @@ def couple(offset, velocity, scratch, cols, rows, tension):
     return changed, calm
 
 
+def kernels_for(ent) -> tuple:
+    """The kernels the grid ``ent`` (of the current world) steps with, in call order: its variant of
+    `repel` or `repel_jelly`, then `couple` when it has tension. Only these compile for a scene."""
+    jelly = esper.try_component(ent, Jelly)
+    if jelly is None:
+        return (REPEL[bool(esper.component_for_entity(ent, Repulsion).inertia)],)
+    step = REPEL_JELLY[esper.has_component(ent, TravellingRings)]
+    return (step, couple) if jelly.tension > 0.0 else (step,)
+
+
 class Repel(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), Pointer())
@@ -341,26 +373,27 @@ class Repel(esper.Processor):
             if sleep is not None and sleep.asleep and sleep.inputs == inputs and not rings.alive.any():
                 continue                       # the same input on an unchanged grid: the same step again
             jelly = esper.try_component(ent, Jelly)
+            step = kernels_for(ent)[0]
+            live = np.empty((rings.alive.shape[0], 6))   # the kernels' table of live rings
             if jelly is None:
-                changed = repel(grid.origin, grid.offset, grid.velocity, grid.colour,
-                                float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
-                                rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
-                                rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
-                                rings.band, rings.strength, col.base, col.active, col.ease, rep.inertia,
-                                *(spring_step(rep.spring, rep.spring_damping, frame.dt).ravel() if rep.inertia
-                                  else (0.0, 0.0, 0.0, 0.0)), frame.dt)
+                changed = step(
+                    grid.origin, grid.offset, grid.velocity, grid.colour, live,
+                    float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
+                    rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
+                    rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
+                    rings.band, rings.strength, col.base, col.active, col.ease,
+                    *(spring_step(rep.spring, rep.spring_damping, frame.dt).ravel() if rep.inertia
+                      else (0.0, 0.0, 0.0, 0.0)), frame.dt)
             else:
                 front = esper.try_component(ent, TravellingRings) or TravellingRings(1.0, 1.0, 1.0, 0.0)
                 m = jelly.step
-                changed = repel_jelly(grid.origin, grid.offset, grid.velocity, grid.colour, jelly.scratch,
-                                      float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
-                                      rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
-                                      rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
-                                      rings.band, rings.strength,
-                                      esper.has_component(ent, TravellingRings), front.speed, front.width,
-                                      front.radius, front.strength,
-                                      col.base, col.active, col.ease,
-                                      m[0, 0], m[0, 1], m[1, 0], m[1, 1], frame.dt)
+                changed = step(
+                    grid.origin, grid.offset, grid.velocity, grid.colour, jelly.scratch, live,
+                    float(ptr.x), float(ptr.y), bool(ptr.inside), factor,
+                    rep.proximity, rep.max_push, rep.reach, rep.share, rep.threshold,
+                    rep.colour_share, rings.x, rings.y, rings.steps, rings.alive, rings.speed,
+                    rings.band, rings.strength, front.speed, front.width, front.radius, front.strength,
+                    col.base, col.active, col.ease, m[0, 0], m[0, 1], m[1, 0], m[1, 1], frame.dt)
                 changed, calm = changed
                 if jelly.tension > 0.0:
                     moved, calm = couple(grid.offset, grid.velocity, jelly.scratch, grid.cols, grid.rows,

@@ -91,12 +91,21 @@ def cached(disp) -> bool:
         return False
 
 
+SOURCE = str(Path(__file__).resolve().parent)   # this installation's kernel sources: numba's cache is per source
+                                                # path, so a scene's stamp is too (a clone or a wheel has its own)
+
+
 def _stamp(key: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
     import hashlib
-    return Path(folder) / "scenes" / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".txt")
+    digest = hashlib.sha256(f"{SOURCE}\n{key}".encode()).hexdigest()[:24]
+    return Path(folder) / "scenes" / (digest + ".txt")
+
+
+def _name(disp) -> str:
+    return f"{disp.py_func.__module__}.{disp.py_func.__name__}"
 
 
 def cold(key: str, modules) -> list[str]:
@@ -106,7 +115,7 @@ def cold(key: str, modules) -> list[str]:
     kernel defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
-    mine = {f"{d.py_func.__module__}.{d.py_func.__name__}": d for d in KERNELS if d.py_func.__module__ in mods}
+    mine = {_name(d): d for d in KERNELS if d.py_func.__module__ in mods}
     stamp = _stamp(key)
     try:
         names = stamp.read_text().split() if stamp is not None else list(mine)
@@ -115,14 +124,28 @@ def cold(key: str, modules) -> list[str]:
     return [n for n in names if n in mine and not cached(mine[n])]
 
 
-def remember(key: str, modules) -> None:
-    """Note which kernels of ``modules`` the scene ``key`` has compiled (or loaded), for `cold`."""
+def mark() -> dict:
+    """What every kernel has compiled or loaded so far in this process, for `remember`'s ``since``."""
+    return {id(d): len(d.overloads) for d in KERNELS}
+
+
+_remembered: dict[str, list[str]] = {}   # key → the kernels this process has noted for it
+
+
+def remember(key: str, modules, since: dict) -> None:
+    """Note which kernels of ``modules`` the scene ``key`` compiled or loaded after ``since`` (a `mark`),
+    for `cold`. Only those: a kernel another scene of this process compiled (``python -m
+    ropework.warm`` warms every level in one process) is not this scene's. Levels of one key
+    (the same kinds and systems) add up within a process, so a second one that finds every
+    kernel compiled does not empty the first one's stamp."""
     stamp = _stamp(key)
     if stamp is None:
         return
     mods = set(modules)
-    used = [f"{d.py_func.__module__}.{d.py_func.__name__}" for d in KERNELS
-            if d.py_func.__module__ in mods and d.signatures]
+    used = _remembered.setdefault(key, [])
+    used += [n for n in (_name(d) for d in KERNELS
+                         if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0))
+             if n not in used]
     try:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")

@@ -51,3 +51,20 @@ def test_a_3d_chain_scene_picks_the_3d_lane_kernels():
     con = Constraints(a=a, b=a + 1, rest=np.ones(len(a), np.float32), passes=2, share=0.5)
     relax.schedule(con, (sum(counts), 3))
     assert [k.py_func.__name__ for k, _ in con.schedule.calls] == ["_chains_wide3", "_chains_narrow3"]
+
+
+@pytest.mark.parametrize("level, want", [
+    ("dotgrid.toml", ["repel"]),                          # the seed's grid: no spring, no jelly
+    ("moeru.toml", ["repel"]),
+    ("pixels.toml", ["repel_jelly"]),                     # a jelly spring, the seed's band, no tension
+    ("streaks.toml", ["repel_jelly_travel"]),               # travelling rings, no tension
+    ("jelly.toml", ["repel_jelly_travel", "couple"]),     # travelling rings and tension
+])
+def test_a_dot_grid_runs_only_the_repel_variant_its_level_needs(scenes, level, want):
+    from ropework.components.dots import DotGrid
+    from ropework.systems import repel
+    scene = scenes(level)
+    with scene.active():
+        grids = [ent for ent, _ in esper.get_component(DotGrid)]
+        assert len(grids) == 1
+        assert [k.py_func.__name__ for k in repel.kernels_for(grids[0])] == want

@@ -65,7 +65,56 @@ def test_cold_lists_only_what_a_scene_used_once_it_has_run(fresh, tmp_path):
     mod = {__name__, "tests.systems.services.test_kernels"}
     key = f"test-scene-{tmp_path.name}"
     assert len(kernels.cold(key, mod)) >= 2                        # never run: everything counts
+    since = kernels.mark()
     used(np.int64(3))
-    kernels.remember(key, mod)
+    kernels.remember(key, mod, since)
     assert kernels.cold(key, mod) == []                            # ran: only what it used, and that is cached
     assert unused.py_func.__module__ in mod
+
+
+def _sub_one(x):
+    return x - 1
+
+
+def _index_files(folder, fn):
+    return [p for p in folder.rglob("*.nbi") if fn.__name__ in p.name]
+
+
+def test_a_scene_stamps_only_the_kernels_it_compiled_not_another_scenes(fresh, tmp_path):
+    """`python -m ropework.warm` warms every level in one process: level B's stamp must not
+    name the kernel level A compiled, or B's next start announces a compile of a kernel it
+    never calls as soon as that kernel's cache is gone (a clone, a changed source)."""
+    fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
+    a_kernel = kernels.kernel()(_add_one)
+    b_kernel = kernels.kernel()(_sub_one)
+    mod = {__name__}
+    since = kernels.mark()
+    a_kernel(np.int64(1))                                          # scene A's warm-up
+    kernels.remember(f"scene-a-{tmp_path.name}", mod, since)
+    since = kernels.mark()
+    b_kernel(np.int64(1))                                          # scene B's, in the same process
+    kernels.remember(f"scene-b-{tmp_path.name}", mod, since)
+    since = kernels.mark()
+    a_kernel(np.int64(2))                                          # another level of A's key: nothing new compiles
+    kernels.remember(f"scene-a-{tmp_path.name}", mod, since)
+    for index in _index_files(tmp_path, _add_one):                 # A's kernel loses its machine code
+        index.unlink()
+    assert not kernels.cached(a_kernel) and kernels.cached(b_kernel)
+    assert kernels.cold(f"scene-b-{tmp_path.name}", mod) == []     # B never calls it: nothing to announce
+    assert kernels.cold(f"scene-a-{tmp_path.name}", mod) == [f"{__name__}._add_one"]   # A's stamp still says it
+
+
+def test_a_stamp_belongs_to_one_installation(fresh, tmp_path):
+    """numba caches per source path, so another checkout or a wheel sharing the cache folder has
+    kernels of its own to compile: it must not read this installation's stamp."""
+    fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
+    used = kernels.kernel()(_add_one)
+    kernels.kernel()(_sub_one)
+    mod = {__name__}
+    key = f"scene-{tmp_path.name}"
+    since = kernels.mark()
+    used(np.int64(2))
+    kernels.remember(key, mod, since)
+    assert kernels.cold(key, mod) == []
+    fresh.setattr(kernels, "SOURCE", str(tmp_path / "another-checkout" / "systems" / "services"))
+    assert f"{__name__}._sub_one" in kernels.cold(key, mod)       # no stamp of its own yet: every kernel counts
