@@ -307,10 +307,13 @@ def schedule(con: Constraints, shape) -> np.ndarray:
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _repair_lanes(s, o, lanes, three, halves):
+def _repair_lanes(s, o, lanes, three, halves, live_all):
     """Repair k of ``lanes`` chains at once (o = k * FIELDS * lanes), with the sequential
     loop's operations in its order, lane by lane. A lane whose repair has no weight
-    (padding, or both ends pinned: D = 0) selects its old bits back."""
+    (padding, or both ends pinned: D = 0) selects its old bits back — unless ``live_all``
+    says no lane of this row is such: then the stores are plain. A select of a value just
+    loaded from the same address becomes a masked store (vmaskmovps), which on this AMD
+    CPU is slow and breaks store-to-load forwarding into the next repair's loads."""
     row = FIELDS * lanes
     for lane in range(lanes):
         t = o + lane
@@ -339,7 +342,7 @@ def _repair_lanes(s, o, lanes, three, halves):
             f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, np.float32(0.5), np.float32(1.0))
         else:
             f = (dist - s[5 * lanes + t]) / dist / w
-        live = w != 0.0
+        live = live_all or w != 0.0
         e = ex * f
         s[t] = _select(live, np.float32(xi + e * wi), xi)
         s[u] = _select(live, np.float32(xj - e * wj), xj)
@@ -390,6 +393,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 k = (groups[g + 1, 0] - groups[g, 0]) // lanes
                 kmax = k if k > kmax else kmax
         s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
+        full = np.zeros(kmax + 1, np.bool_)          # per repair row: every lane's D is not 0
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
@@ -397,8 +401,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             halves = True
-            for k in range(reps + 1):
-                for lane in range(lanes):
+            for lane in range(lanes):         # a chain at a time: its points and rests are contiguous runs
+                for k in range(reps + 1):
                     p = pm[k * lanes + lane]
                     q = p if p > 0 else 0         # a padding slot reads point 0 and weighs nothing
                     t = k * row + lane
@@ -409,6 +413,9 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     v = _select(p >= 0, inv_mass[q], np.float32(0.0))
                     s[3 * lanes + t] = v
                     halves &= (v == 0.0) | (v == 1.0)
+                for k in range(reps):
+                    c = cm[k * lanes + lane]
+                    s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
             halves &= (share == 0.5) | (share == 1.0)   # then every divisor is 0, 1 or 2
             if general:
                 if redo and halves:
@@ -417,31 +424,33 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 done = False
                 continue
             for k in range(reps):
+                live = True
                 for lane in range(lanes):
                     c = cm[k * lanes + lane]
                     t = k * row + lane
-                    s[5 * lanes + t] = rest[c if c > 0 else 0]
                     wi = s[3 * lanes + t]
                     wj = s[3 * lanes + t + row]
                     w = wi + wj               # `divisor`, branch-free so the lanes vectorise
                     w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
-                    s[4 * lanes + t] = _select(c >= 0, w, np.float32(0.0))
+                    w = _select(c >= 0, w, np.float32(0.0))
+                    s[4 * lanes + t] = w
+                    live &= w != 0.0
+                full[k] = live
             for _ in range(passes):
                 for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
-                    if general:
-                        if halves:
-                            _repair_lanes(s, k * row, lanes, three, True)
-                        else:
-                            _repair_lanes(s, k * row, lanes, three, False)
+                    if general and not halves:
+                        _repair_lanes(s, k * row, lanes, three, False, False)
+                    elif full[k]:
+                        _repair_lanes(s, k * row, lanes, three, True, True)
                     else:
-                        _repair_lanes(s, k * row, lanes, three, True)
+                        _repair_lanes(s, k * row, lanes, three, True, False)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
                     _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            for k in range(reps + 1):
-                for lane in range(lanes):
+            for lane in range(lanes):
+                for k in range(reps + 1):
                     p = pm[k * lanes + lane]
                     if p >= 0:
                         t = k * row + lane
