@@ -45,12 +45,10 @@ from dataclasses import dataclass
 import esper
 import numba
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from ropework.components import Bounds, Constraints, Points
 from ropework.systems.services import split
-from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
@@ -58,17 +56,6 @@ MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, int
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
-
-
-@intrinsic
-def _select(typingctx, cond, x, y):
-    """``x if cond else y`` as one LLVM select: no branch, so a loop over lanes vectorises."""
-    if x != y:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
-    return x(types.boolean, x, y), codegen
 
 
 @numba.njit(inline="always")
