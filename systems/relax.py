@@ -366,6 +366,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
     leave such a group untouched (nothing is written to pos) and return False, for `_redo`
     to run the general kernel with ``redo``, which skips the groups done already."""
+    plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
+
     def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
         share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
@@ -380,17 +382,17 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 k = (groups[g + 1, 0] - groups[g, 0]) // lanes
                 kmax = k if k > kmax else kmax
         s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
-        full = np.zeros(kmax + 1, np.bool_)          # per repair row: every lane's D is not 0
+        full = np.zeros(kmax + 1, np.float32)        # per repair row, 1 when every lane's D is not 0 (float32: np.zeros of bool would compile another helper)
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
             reps = (groups[g + 1, 0] - groups[g, 0]) // lanes
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
-            # Gather a chain at a time (its points, and its rests, are contiguous runs), in two
-            # loops: one loop doing both, or testing the weights as it goes, measured 1.5-2x slower.
-            for lane in range(lanes):
-                for k in range(reps + 1):
+            # Gather points, then rests: one loop doing both, or testing the weights as it went,
+            # measured 1.5-2x slower on W5.
+            for k in range(reps + 1):
+                for lane in range(lanes):
                     p = pm[k * lanes + lane]
                     q = p if p > 0 else 0         # a padding slot reads point 0 and weighs nothing
                     t = k * row + lane
@@ -399,8 +401,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     if three:
                         s[2 * lanes + t] = pos[q, 2]
                     s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
-            for lane in range(lanes):
-                for k in range(reps):
+            for k in range(reps):
+                for lane in range(lanes):
                     c = cm[k * lanes + lane]
                     s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
             odd = 0                           # weights other than 0 and 1
@@ -417,7 +419,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     w = _select(c >= 0, w, np.float32(0.0))
                     s[4 * lanes + t] = w
                     live &= w != 0.0
-                full[k] = live
+                full[k] = _select(live, np.float32(1.0), np.float32(0.0))
             halves = odd == 0 and (share == 0.5 or share == 1.0)   # then every divisor is 0, 1 or 2
             if general:
                 if redo and halves:
@@ -429,7 +431,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
                     if general and not halves:
                         _repair_lanes(s, k * row, lanes, three, False, False)
-                    elif full[k]:
+                    elif plain and full[k] != 0.0:
                         _repair_lanes(s, k * row, lanes, three, True, True)
                     else:
                         _repair_lanes(s, k * row, lanes, three, True, False)
@@ -438,8 +440,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            for lane in range(lanes):
-                for k in range(reps + 1):
+            for k in range(reps + 1):
+                for lane in range(lanes):
                     p = pm[k * lanes + lane]
                     if p >= 0:
                         t = k * row + lane
