@@ -9,7 +9,7 @@ skipped; their pins own them.
 
 The kernel walks the coordinates as one flat run (pos and prev are C-contiguous)
 without a branch — a pinned point keeps its own bits by selection — so LLVM
-vectorises it; the arithmetic is the formula's, in its order, in every lane.
+vectorises the 2-D one; the arithmetic is the formula's, in its order, in every lane.
 """
 from __future__ import annotations
 
