@@ -7,7 +7,9 @@
 For each size, the engine's two kernels on one world — `integrate` + `solve` (one thread,
 what every scene below `split.PARALLEL_POINTS` runs) and `integrate_split` + `solve_split`
 (two threads) — are timed in alternation, a batch of steps each, so both see the same
-machine; the medians and their ratio are printed, with the 1-minute load average. The two
+machine; the medians and their ratio are printed, with the process's CPU time per step (both
+threads': on a busy machine the figure to read, wall clock being what the other programs leave)
+and the 1-minute load average. The two
 paths' positions are checked bit for bit after the run. `--busy` starts
 ``python -c 'while 1: pass'`` for the run (and stops it): a player's other core drawing, or
 any other program. Run by hand, never as a test. `split.PARALLEL_POINTS` is read from here.
@@ -77,14 +79,17 @@ def measure(w: Workload, rounds: int) -> tuple[float, float, bool]:
     one()
     batch = max(1, round(BATCH_S / (time.perf_counter() - t)))
     ms = {one: [], two: []}
+    cpu = {one: [], two: []}
     for r in range(rounds):
         for fn in ((one, two) if r % 2 == 0 else (two, one)):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             for _ in range(batch):
                 fn()
             ms[fn].append((time.perf_counter() - t) / batch * 1e3)
+            cpu[fn].append((time.process_time() - c) / batch * 1e3)
     e.close()
-    return statistics.median(ms[one]), statistics.median(ms[two]), same
+    return (statistics.median(ms[one]), statistics.median(ms[two]), same,
+            statistics.median(cpu[one]), statistics.median(cpu[two]))
 
 
 def main(argv=None) -> int:
@@ -98,12 +103,13 @@ def main(argv=None) -> int:
     try:
         print(f"threads {split.threads()}, PARALLEL_POINTS {split.PARALLEL_POINTS:,}, "
               f"other core {'busy' if hog else 'idle'}")
-        print("| size | points | one thread, ms | two threads, ms | two ÷ one | same bits | load (1 min) |")
-        print("|---|---:|---:|---:|---:|:---:|---:|")
+        print("| size | points | one thread, ms | two threads, ms | two ÷ one | same bits | one, CPU ms | two, CPU ms "
+              "| load (1 min) |")
+        print("|---|---:|---:|---:|---:|:---:|---:|---:|---:|")
         for w in sizes(ids):
-            a, b, same = measure(w, args.rounds)
+            a, b, same, ca, cb = measure(w, args.rounds)
             print(f"| {w.id} | {w.points:,} | {a:.4g} | {b:.4g} | {b / a:.2f} | {'yes' if same else 'NO'} "
-                  f"| {os.getloadavg()[0]:.2f} |", flush=True)
+                  f"| {ca:.4g} | {cb:.4g} | {os.getloadavg()[0]:.2f} |", flush=True)
     finally:
         if hog is not None:
             hog.kill()

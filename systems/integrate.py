@@ -9,13 +9,14 @@ skipped; their pins own them.
 
 The kernel walks the coordinates as one flat run (pos and prev are C-contiguous)
 without a branch — a pinned point keeps its own bits by selection — so LLVM
-vectorises it; the arithmetic is the formula's, in its order, in every lane.
+vectorises the 2-D one; the arithmetic is the formula's, in its order, in every lane.
 """
 from __future__ import annotations
 
 import functools
 
 import esper
+import numba
 import numpy as np
 from numba import types
 from numba.core import cgutils
@@ -25,7 +26,7 @@ from numba.np.arrayobj import make_array, populate_array
 
 from ropework.components import Forces, Points
 from ropework.systems.services import split
-from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import kernel, select
 
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
@@ -47,28 +48,49 @@ def _flat(typingctx, a):
     return a.copy(ndim=1)(a), codegen
 
 
+@numba.njit(inline="always")
+def _advance(x, xp, k, free, a, damping, dt2):
+    """Coordinate k of one point: the Verlet step if ``free``, else both values kept, by
+    selection (a branch here, numba's ``if``/``else``, keeps LLVM from vectorising)."""
+    now = x[k]
+    before = xp[k]
+    v = (now - before) * damping
+    x[k] = select(free, np.float32(now + v + a * dt2), now)
+    xp[k] = select(free, now, before)
+
+
 def _integrate_kernel(two: bool, extra: bool):
     """`integrate` for 2-D points if ``two`` (else any d), with per-point accelerations if
     ``extra``. Both are frozen into the kernel as constants, so numba compiles one branch-free
-    loop over the flat coordinates, and only for the variants a scene calls."""
+    loop over the flat coordinates, and only for the variants a scene calls. The 2-D loop
+    names both coordinates of a point: LLVM vectorises that one, not a loop over d."""
     def advance(pos, prev, inv_mass, gravity, extra_acc, damping, dt):
         x = _flat(pos)
         xp = _flat(prev)
         ex = _flat(extra_acc)
         dt2 = dt * dt
-        dd = 2 if two else pos.shape[1]
-        for i in range(pos.shape[0]):
-            free = inv_mass[i] != 0.0
-            for q in range(dd):
-                k = i * dd + q
-                now = x[k]
-                before = xp[k]
-                a = gravity[q]
+        if two:
+            g0 = gravity[0]
+            g1 = gravity[1]
+            for i in range(pos.shape[0]):
+                free = inv_mass[i] != 0.0
+                a0 = g0
+                a1 = g1
                 if extra:
-                    a += ex[k]
-                v = (now - before) * damping
-                x[k] = np.float32(now + v + a * dt2) if free else now
-                xp[k] = now if free else before
+                    a0 += ex[2 * i]
+                    a1 += ex[2 * i + 1]
+                _advance(x, xp, 2 * i, free, a0, damping, dt2)
+                _advance(x, xp, 2 * i + 1, free, a1, damping, dt2)
+        else:
+            dd = pos.shape[1]
+            for i in range(pos.shape[0]):
+                free = inv_mass[i] != 0.0
+                for q in range(dd):
+                    k = i * dd + q
+                    a = gravity[q]
+                    if extra:
+                        a += ex[k]
+                    _advance(x, xp, k, free, a, damping, dt2)
     advance.__name__ = advance.__qualname__ = f"_integrate{2 if two else 'd'}{'_extra' if extra else ''}"
     return kernel()(advance)
 

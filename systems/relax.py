@@ -45,12 +45,10 @@ from dataclasses import dataclass
 import esper
 import numba
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from ropework.components import Bounds, Constraints, Points
 from ropework.systems.services import split
-from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
@@ -58,17 +56,6 @@ MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, int
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
-
-
-@intrinsic
-def _select(typingctx, cond, x, y):
-    """``x if cond else y`` as one LLVM select: no branch, so a loop over lanes vectorises."""
-    if x != y:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
-    return x(types.boolean, x, y), codegen
 
 
 @numba.njit(inline="always")
@@ -307,10 +294,13 @@ def schedule(con: Constraints, shape) -> np.ndarray:
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _repair_lanes(s, o, lanes, three, halves):
+def _repair_lanes(s, o, lanes, three, halves, live_all):
     """Repair k of ``lanes`` chains at once (o = k * FIELDS * lanes), with the sequential
     loop's operations in its order, lane by lane. A lane whose repair has no weight
-    (padding, or both ends pinned: D = 0) selects its old bits back."""
+    (padding, or both ends pinned: D = 0) selects its old bits back — unless ``live_all``
+    says no lane of this row is such: then the stores are plain. A select of a value just
+    loaded from the same address becomes a masked store (vmaskmovps), which on this AMD
+    CPU is slow and breaks store-to-load forwarding into the next repair's loads."""
     row = FIELDS * lanes
     for lane in range(lanes):
         t = o + lane
@@ -339,7 +329,7 @@ def _repair_lanes(s, o, lanes, three, halves):
             f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, np.float32(0.5), np.float32(1.0))
         else:
             f = (dist - s[5 * lanes + t]) / dist / w
-        live = w != 0.0
+        live = live_all or w != 0.0
         e = ex * f
         s[t] = _select(live, np.float32(xi + e * wi), xi)
         s[u] = _select(live, np.float32(xj - e * wj), xj)
@@ -376,6 +366,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
     leave such a group untouched (nothing is written to pos) and return False, for `_redo`
     to run the general kernel with ``redo``, which skips the groups done already."""
+    plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
+
     def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
         share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
@@ -390,13 +382,15 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 k = (groups[g + 1, 0] - groups[g, 0]) // lanes
                 kmax = k if k > kmax else kmax
         s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
+        full = np.zeros(kmax + 1, np.float32)        # per repair row, 1 when every lane's D is not 0 (float32: np.zeros of bool would compile another helper)
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
             reps = (groups[g + 1, 0] - groups[g, 0]) // lanes
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
-            halves = True
+            # Gather points, then rests: one loop doing both, or testing the weights as it went,
+            # measured 1.5-2x slower on W5.
             for k in range(reps + 1):
                 for lane in range(lanes):
                     p = pm[k * lanes + lane]
@@ -406,35 +400,41 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     s[lanes + t] = pos[q, 1]
                     if three:
                         s[2 * lanes + t] = pos[q, 2]
-                    v = _select(p >= 0, inv_mass[q], np.float32(0.0))
-                    s[3 * lanes + t] = v
-                    halves &= (v == 0.0) | (v == 1.0)
-            halves &= (share == 0.5) | (share == 1.0)   # then every divisor is 0, 1 or 2
+                    s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+            for k in range(reps):
+                for lane in range(lanes):
+                    c = cm[k * lanes + lane]
+                    s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
+            odd = 0                           # weights other than 0 and 1
+            for k in range(reps):             # each repair's D, from the scratch alone: the lanes vectorise
+                live = True
+                for lane in range(lanes):
+                    c = cm[k * lanes + lane]
+                    t = k * row + lane
+                    wi = s[3 * lanes + t]
+                    wj = s[3 * lanes + t + row]
+                    odd += ((wi != 0.0) & (wi != 1.0)) | ((wj != 0.0) & (wj != 1.0))
+                    w = wi + wj               # `divisor`, branch-free
+                    w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
+                    w = _select(c >= 0, w, np.float32(0.0))
+                    s[4 * lanes + t] = w
+                    live &= w != 0.0
+                full[k] = _select(live, np.float32(1.0), np.float32(0.0))
+            halves = odd == 0 and (share == 0.5 or share == 1.0)   # then every divisor is 0, 1 or 2
             if general:
                 if redo and halves:
                     continue
             elif not halves:
                 done = False
                 continue
-            for k in range(reps):
-                for lane in range(lanes):
-                    c = cm[k * lanes + lane]
-                    t = k * row + lane
-                    s[5 * lanes + t] = rest[c if c > 0 else 0]
-                    wi = s[3 * lanes + t]
-                    wj = s[3 * lanes + t + row]
-                    w = wi + wj               # `divisor`, branch-free so the lanes vectorise
-                    w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
-                    s[4 * lanes + t] = _select(c >= 0, w, np.float32(0.0))
             for _ in range(passes):
                 for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
-                    if general:
-                        if halves:
-                            _repair_lanes(s, k * row, lanes, three, True)
-                        else:
-                            _repair_lanes(s, k * row, lanes, three, False)
+                    if general and not halves:
+                        _repair_lanes(s, k * row, lanes, three, False, False)
+                    elif plain and full[k] != 0.0:
+                        _repair_lanes(s, k * row, lanes, three, True, True)
                     else:
-                        _repair_lanes(s, k * row, lanes, three, True)
+                        _repair_lanes(s, k * row, lanes, three, True, False)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
                     _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)

@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 
 import numba
+from numba import types
+from numba.extending import intrinsic
 
 TEMP_DIRS = ("/tmp", "/var/tmp")   # tried after $TMPDIR; never the current folder (the user's)
 KERNELS: list = []          # every dispatcher made by `kernel`, in definition order
@@ -153,3 +155,16 @@ def remember(key: str, modules, since: dict) -> None:
         os.replace(tmp, stamp)
     except OSError:
         pass   # a cache we cannot write to only means the notice is said again next time
+
+
+@intrinsic
+def select(typingctx, cond, x, y):
+    """``x if cond else y`` as one LLVM select inside a kernel: no branch, so a loop over points
+    or lanes vectorises (numba compiles the ``if``/``else`` expression to a branch)."""
+    if x != y:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
+    return x(types.boolean, x, y), codegen
+
