@@ -32,56 +32,61 @@ BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a
 
 @kernel()
 def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale, override,
-                    x0, dx, y0, dy, lo, hi, V, C):
-    """Samples ``lo:hi`` of the strip: V[s] = (u, v) of its side −1 and side +1 vertex in image pixels
-    (column u, row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half
-    width; C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width:
-    the strip's join between ropes, which paints nothing) and a sample of a rope not kept."""
-    for s in range(lo, hi):
-        packed = K[s, 0]
-        rope = K[s, 1]
-        if not keep[rope]:
-            V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s, 4], V[s, 5] = 0.0, 0.0, 0.0, 0.0, -1.0, 0.0
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = 0.0, 0.0, 0.0, 0.0
-            continue
-        a = packed & 0x1FFFFF
-        t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
-        first = ((packed >> 24) & 1) != 0
-        last = ((packed >> 25) & 1) != 0
-        cap = ((packed >> 26) & 1) != 0
-        ax, ay = P[a, 0], P[a, 1]
-        bx, by = P[a + 1, 0], P[a + 1, 1]
-        c = a + 1 if last else a + 2
-        cx, cy = P[c, 0], P[c, 1]
-        ws = np.float32(0.0) if first else np.float32(0.5)
-        wc = (np.float32(1.0) + ws) * np.float32(0.5) if last else np.float32(1.0)
-        p0x, p0y = ax + (bx - ax) * ws, ay + (by - ay) * ws
-        p1x, p1y = ax + (bx - ax) * wc, ay + (by - ay) * wc
-        p2x, p2y = bx + (cx - bx) * np.float32(0.5), by + (cy - by) * np.float32(0.5)
-        u = np.float32(1.0) - t
-        ptx = u * u * p0x + np.float32(2.0) * u * t * p1x + t * t * p2x
-        pty = u * u * p0y + np.float32(2.0) * u * t * p1y + t * t * p2y
-        tx = np.float32(2.0) * u * (p1x - p0x) + np.float32(2.0) * t * (p2x - p1x)
-        ty = np.float32(2.0) * u * (p1y - p0y) + np.float32(2.0) * t * (p2y - p1y)
-        if tx * tx + ty * ty < 1e-12:
-            tx, ty = p2x - p0x, p2y - p0y
-        if tx * tx + ty * ty < 1e-12:
-            tx, ty = np.float32(1.0), np.float32(0.0)
-        inv = np.float32(1.0) / np.float32(math.sqrt(tx * tx + ty * ty))
-        nx, ny = -ty * inv, tx * inv
-        hw = np.float32(0.5) * width[rope] * width_scale
-        ext = hw + np.float32(0.5)
-        V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
-        V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
-        V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
-        V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
-        V[s, 4] = -1.0 if cap else ext
-        V[s, 5] = hw
-        if override[3] < 0.0:
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
-        else:
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
-        C[s, 3] *= alpha_scale
+                    x0, dx, y0, dy, first, r0, r1, V, C):
+    """The samples of ropes ``r0:r1`` that are kept (rope r's are first[r]:first[r + 1]; the others
+    are not touched): V[s] = (u, v) of its side −1 and side +1 vertex in image pixels (column u,
+    row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half width;
+    C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width: the
+    strip's join between ropes, which paints nothing)."""
+    for rope in range(r0, r1):
+        if keep[rope]:
+            for s in range(first[rope], first[rope + 1]):
+                _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C)
+
+
+@kernel(inline="always")
+def _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C):
+    """Sample s of the strip (see `sample_vertices`): `gfx._STROKE_VS`'s ``main()``, transcribed."""
+    packed = K[s, 0]
+    rope = K[s, 1]
+    a = packed & 0x1FFFFF
+    t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
+    first = ((packed >> 24) & 1) != 0
+    last = ((packed >> 25) & 1) != 0
+    cap = ((packed >> 26) & 1) != 0
+    ax, ay = P[a, 0], P[a, 1]
+    bx, by = P[a + 1, 0], P[a + 1, 1]
+    c = a + 1 if last else a + 2
+    cx, cy = P[c, 0], P[c, 1]
+    ws = np.float32(0.0) if first else np.float32(0.5)
+    wc = (np.float32(1.0) + ws) * np.float32(0.5) if last else np.float32(1.0)
+    p0x, p0y = ax + (bx - ax) * ws, ay + (by - ay) * ws
+    p1x, p1y = ax + (bx - ax) * wc, ay + (by - ay) * wc
+    p2x, p2y = bx + (cx - bx) * np.float32(0.5), by + (cy - by) * np.float32(0.5)
+    u = np.float32(1.0) - t
+    ptx = u * u * p0x + np.float32(2.0) * u * t * p1x + t * t * p2x
+    pty = u * u * p0y + np.float32(2.0) * u * t * p1y + t * t * p2y
+    tx = np.float32(2.0) * u * (p1x - p0x) + np.float32(2.0) * t * (p2x - p1x)
+    ty = np.float32(2.0) * u * (p1y - p0y) + np.float32(2.0) * t * (p2y - p1y)
+    if tx * tx + ty * ty < 1e-12:
+        tx, ty = p2x - p0x, p2y - p0y
+    if tx * tx + ty * ty < 1e-12:
+        tx, ty = np.float32(1.0), np.float32(0.0)
+    inv = np.float32(1.0) / np.float32(math.sqrt(tx * tx + ty * ty))
+    nx, ny = -ty * inv, tx * inv
+    hw = np.float32(0.5) * width[rope] * width_scale
+    ext = hw + np.float32(0.5)
+    V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
+    V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
+    V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
+    V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
+    V[s, 4] = -1.0 if cap else ext
+    V[s, 5] = hw
+    if override[3] < 0.0:
+        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
+    else:
+        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
+    C[s, 3] *= alpha_scale
 
 
 @kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
@@ -123,13 +128,16 @@ def _plane(ax, ay, sa, bx, by, sb, cx, cy, sc):
 
 @kernel(inline="always")
 def _span(img, j, i0, i1, sx, base, lim, r, g, b, alpha):
-    """Pixels i0..i1 of row j: cover from the side distance sx·(i + 0.5) + base, premultiplied "over"."""
+    """Pixels i0..i1 of row j: cover from the side distance sx·(i + 0.5) + base, premultiplied "over".
+    In float32 (the GPU's precision), the side stepped by sx from pixel to pixel, and no branch: a
+    pixel of cover 0 is blended too, which leaves it as it was (x·1 + 0)."""
+    one, zero = np.float32(1.0), np.float32(0.0)
+    step, edge = np.float32(sx), np.float32(lim)
+    side = step * np.float32(i0 + 0.5) + np.float32(base)
     for i in range(i0, i1 + 1):
-        cover = lim - abs(sx * (i + 0.5) + base)
-        if cover <= 0.0:
-            continue
-        a = alpha * min(cover, 1.0)
-        keep = 1.0 - a
+        a = alpha * min(max(edge - abs(side), zero), one)
+        side += step
+        keep = one - a
         img[j, i, 0] = r * a + img[j, i, 0] * keep
         img[j, i, 1] = g * a + img[j, i, 1] * keep
         img[j, i, 2] = b * a + img[j, i, 2] * keep
@@ -218,38 +226,42 @@ def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, 
 
 
 @kernel()
-def paint_band(img, V, C, Q, lo, hi, row0, row1):
+def paint_band(img, V, C, Q, lo, hi, row0, row1, shift):
     """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
     rope; rows lo..hi), in that order, over rows row0..row1 - 1: the GPU's two triangles
-    (s−, s+, t−) and (s+, t−, t+)."""
+    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts)."""
     for q in range(Q.shape[0]):
         if hi[q] < row0 or lo[q] >= row1:
             continue
         s = Q[q]
         e0, e1 = V[s, 4], V[s + 1, 4]
         r, g, b, alpha = C[s, 0], C[s, 1], C[s, 2], C[s, 3]
-        _quad(img, row0, row1, V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s + 1, 0], V[s + 1, 1], V[s + 1, 2], V[s + 1, 3],
-              e0, e1, V[s, 5], r, g, b, alpha)
+        _quad(img, row0, row1, V[s, 0], V[s, 1] - shift, V[s, 2], V[s, 3] - shift, V[s + 1, 0], V[s + 1, 1] - shift,
+              V[s + 1, 2], V[s + 1, 3] - shift, e0, e1, V[s, 5], r, g, b, alpha)
 
 
 @kernel()
-def find_quads(V, C, K, keep, Q, lo, hi):
+def find_quads(V, C, keep, first, Q, lo, hi):
     """The quads to paint, in strip order: sample pairs s, s + 1 within one rope (neither a cap), of a
-    colour that shows, of a rope kept; Q[q] = s, lo/hi[q] = the lowest and highest row they reach
-    (floor and ceiling). Returns (how many, the lowest row, the highest row) over all of them."""
+    colour that shows, of a rope kept (rope r's samples are first[r]:first[r + 1]); Q[q] = s,
+    lo/hi[q] = the lowest and highest row they reach (floor and ceiling). Returns (how many, the
+    lowest row, the highest row) over all of them."""
     n = 0
     rmin, rmax = np.inf, -np.inf
-    for s in range(V.shape[0] - 1):
-        if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0 or not keep[K[s, 1]]:
+    for rope in range(keep.shape[0]):
+        if not keep[rope]:
             continue
-        a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
-        b = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
-        Q[n] = s
-        lo[n] = int(math.floor(a))
-        hi[n] = int(math.ceil(b))
-        rmin = min(rmin, a)
-        rmax = max(rmax, b)
-        n += 1
+        for s in range(first[rope], first[rope + 1] - 1):
+            if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0:
+                continue
+            a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
+            b = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
+            Q[n] = s
+            lo[n] = int(math.floor(a))
+            hi[n] = int(math.ceil(b))
+            rmin = min(rmin, a)
+            rmax = max(rmax, b)
+            n += 1
     return n, rmin, rmax
 
 
@@ -332,6 +344,16 @@ class Band(canvas.Canvas):
     pixels to clear, upload and composite than the whole viewport when ropes hang in its top half."""
 
     rows: tuple[int, int] | None = None   # [r0, r1) of the viewport's rows (GL order) the next `begin` covers
+    _work: tuple = ()                     # the painter's per-sample buffers (`work`), kept from draw to draw
+
+    def work(self, m: int):
+        """(V, C, Q, lo, hi) for ``m`` samples: float32[m, 6], float32[m, 4], int32[m] × 3, reused from the
+        last paint (regrown only upwards). Fresh ones would cost a page fault per 4 kB a frame (≈10 ms for
+        the million-point scene's 40 MB, whose painted ropes are spread over all of it)."""
+        if not self._work or len(self._work[0]) < m:
+            self._work = (np.empty((m, 6), np.float32), np.empty((m, 4), np.float32),
+                          np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, np.int32))
+        return tuple(a[:m] for a in self._work)
 
     def region(self, scene_size):
         v = super().region(scene_size)
@@ -354,8 +376,7 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     if full is None:
         return False
     m = len(samples)
-    V = np.empty((m, 6), np.float32)
-    C = np.empty((m, 4), np.float32)
+    V, C, Q, lo, hi = band.work(m)
     P = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
     colour = np.ascontiguousarray(colour, np.float32)
     width = np.ascontiguousarray(width, np.float32)
@@ -369,12 +390,11 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
                   np.float32(alpha_scale), ov, gaps)
         edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
         keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
-    split.run((sample_vertices, (P, samples, keep, *args[2:], a, b, V, C))
-              for a, b in split.pieces(m, max(1, -(-m // BANDS))))
-    Q = np.empty(m, np.int32)
-    lo = np.empty(m, np.int32)
-    hi = np.empty(m, np.int32)
-    nq, rmin, rmax = find_quads(V, C, samples, keep, Q, lo, hi)
+    first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
+    r = len(start)
+    split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C))
+              for a, b in split.pieces(r, max(1, -(-r // BANDS))))
+    nq, rmin, rmax = find_quads(V, C, keep, first, Q, lo, hi)
     if not nq:
         return True
     Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]
@@ -385,13 +405,10 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     if band.begin(scene_size) is None:
         return False
     img = band.image
-    if r0:                                   # rows of the band: the vertices', the quads'
-        V[:, 1] -= np.float32(r0)
-        V[:, 3] -= np.float32(r0)
-        lo -= r0
-        hi -= r0
+    lo -= r0                                 # rows of the band (the vertices' are shifted as they are read)
+    hi -= r0
     n = img.shape[0]
-    split.run((paint_band, (img, V, C, Q, lo, hi, a, b))
+    split.run((paint_band, (img, V, C, Q, lo, hi, a, b, np.float32(r0)))
               for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
     band.show()
     return True
