@@ -266,11 +266,11 @@ def find_quads(V, C, keep, first, Q, lo, hi):
 
 
 @kernel()
-def rope_gaps(P, start, count, colour, width, alpha_scale, override, gaps):
-    """gaps[i]: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy| between their
-    points of the same index), when the two look alike — the same number of points, the same width
-    and an opaque same colour — else infinity (they may never stand in for each other)."""
-    for i in range(start.shape[0] - 1):
+def rope_gaps(P, start, count, colour, width, alpha_scale, override, i0, i1, gaps):
+    """gaps[i] for i in i0:i1: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy|
+    between their points of the same index), when the two look alike — the same number of points,
+    the same width and an opaque same colour — else infinity (they may never stand in for each other)."""
+    for i in range(i0, i1):
         gaps[i] = np.inf
         n = count[i]
         if count[i + 1] != n or width[i] != width[i + 1] or n < 2:
@@ -386,8 +386,9 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     keep = np.ones(len(start), np.bool_)
     if lod and len(start) >= LOD_ROPES:
         gaps = np.empty(max(len(start) - 1, 1), np.float32)
-        rope_gaps(P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width,
-                  np.float32(alpha_scale), ov, gaps)
+        g = (P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width, np.float32(alpha_scale), ov)
+        n = len(start) - 1
+        split.run((rope_gaps, (*g, a, b, gaps)) for a, b in split.pieces(n, max(1, -(-n // BANDS))))
         edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
         keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
     first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
