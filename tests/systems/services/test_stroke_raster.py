@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ropework import level
+from ropework.components import Points
 from ropework.render import Offscreen
 from ropework.systems.services import gfx, split
 from tests import drive
@@ -155,3 +156,30 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     assert all(keep[[b * per, b * per + per - 1]].all() for b in range(3))   # every run's ends
     assert keep.sum() < 0.35 * keep.size                                 # most ropes left out
     assert np.abs(gpu - cpu).max() <= 2
+
+
+def test_only_the_rectangles_holding_strokes_are_composited(gl_window, scenes, tmp_path):
+    """The band composites through scissors: every pixel the painter touched lies in one of its
+    rectangles, and a rope hanging below a curtain does not make the whole band's width composite."""
+    scene = scenes(curtain(tmp_path, 60, 12, 1.2), size=(480, 360), seed=1)    # a curtain 66 px tall
+    scene.step(30)
+    tip = scene.find(Points)[0][1].pos[30 * 12 + 11, :2]                       # the middle rope's last point
+    scene.pointer_move(*tip)
+    scene.pointer_down(*tip)
+    for i in range(60):                                                        # pulled down to y = 300
+        scene.pointer_move(tip[0], tip[1] + (300 - tip[1]) * (i + 1) / 60)
+        scene.step()
+    gfx.STROKES = "cpu"
+    try:
+        Offscreen(gl_window.ctx, (scene.width, scene.height)).render(scene)
+    finally:
+        gfx.STROKES = "auto"
+    (band,) = [s.canvas for s in strokes(scene)]
+    x, y, w, h = band.view.rect
+    inside = np.zeros((h, w), bool)
+    for px, py, pw, ph in band.parts:
+        assert x <= px and px + pw <= x + w and y <= py and py + ph <= y + h
+        inside[py - y:py - y + ph, px - x:px - x + pw] = True
+    painted = band.image[..., 3] > 0
+    assert painted.any() and not (painted & ~inside).any()
+    assert h > 200 and inside.sum() < 0.5 * inside.size                      # the band reaches the pulled tip
