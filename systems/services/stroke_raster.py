@@ -8,11 +8,12 @@ at pixel centres, their side distance interpolated linearly across each triangle
 GPU interpolates ``v_side``, cover = clamp(half width + 0.5 − |side|, 0, 1), and blended
 "over" in strip order into `canvas.Canvas`'s premultiplied image, which is then uploaded
 once and composited by one quad. The curve and its samples are the vertex shader's
-(`gfx._STROKE_VS`), transcribed: `sample_vertices` is its ``main()``.
+(`gfx._STROKE_VS`), transcribed: `_sample` is its ``main()``.
 
-The canvas covers only the rows the strokes reach (`Band`). A level of detail leaves out
-ropes that look like their neighbours and lie within `LOD_GAP` of painted ones (`keep_ropes`:
-curtains of ropes closer than a pixel, as the million-point scene).
+The canvas covers only the rows the strokes reach (`Band`), and is composited only over the
+rectangles they reach (`parts`, one scissor each). A level of detail leaves out ropes that look
+like their neighbours and lie within `LOD_GAP` of painted ones (`keep_ropes`: curtains of ropes
+closer than a pixel, as the million-point scene); only the kept ropes' samples are computed.
 
 Both cores: the image is cut into bands of rows holding about equal work; each band is one
 job for `split.run`, and a band's pixels see every triangle in strip order, so the picture
@@ -275,36 +276,49 @@ def find_quads(V, C, keep, first, Q, lo, hi, cols):
 
 
 @kernel()
-def rope_gaps(P, start, count, colour, width, alpha_scale, override, i0, i1, gaps):
+def rope_gaps(P, start, count, colour, width, alpha_scale, override, i0, i1, gaps, over):
     """gaps[i] for i in i0:i1: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy|
     between their points of the same index), when the two look alike — the same number of points,
-    the same width and an opaque same colour — else infinity (they may never stand in for each other)."""
+    the same width and an opaque same colour — else infinity (they may never stand in for each other).
+    over[i]: the same distance when rope i + 1, painted after rope i, is opaque and has as many
+    points (whatever its colour), else infinity."""
     for i in range(i0, i1):
         gaps[i] = np.inf
+        over[i] = np.inf
         n = count[i]
-        if count[i + 1] != n or width[i] != width[i + 1] or n < 2:
+        if count[i + 1] != n or n < 2:
             continue
         if override[3] < 0.0:
-            if colour[i, 3] * alpha_scale < 1.0 or (colour[i, 0] != colour[i + 1, 0] or colour[i, 1] != colour[i + 1, 1]
-                                                   or colour[i, 2] != colour[i + 1, 2] or colour[i, 3] != colour[i + 1, 3]):
-                continue
-        elif override[3] * alpha_scale < 1.0:
+            opaque = colour[i + 1, 3] * alpha_scale >= 1.0
+            alike = (opaque and width[i] == width[i + 1] and colour[i, 0] == colour[i + 1, 0]
+                     and colour[i, 1] == colour[i + 1, 1] and colour[i, 2] == colour[i + 1, 2]
+                     and colour[i, 3] == colour[i + 1, 3])
+        else:
+            opaque = override[3] * alpha_scale >= 1.0
+            alike = opaque and width[i] == width[i + 1]
+        if not opaque:
             continue
         a, b = start[i], start[i + 1]
         d = 0.0
         for j in range(n):
             d = max(d, max(abs(P[a + j, 0] - P[b + j, 0]), abs(P[a + j, 1] - P[b + j, 1])))
-        gaps[i] = d
+        over[i] = d
+        if alike:
+            gaps[i] = d
 
 
 @kernel()
-def keep_ropes(gaps, gap, edge, keep):
+def keep_ropes(gaps, over, gap, edge, close, keep):
     """Which ropes to paint: a rope between two look-alikes is left out while the ropes painted on
     either side of it stay within ``gap`` px of each other (the sum of the gaps between, an upper
     bound), so every rope left out lies inside strokes that are painted. Within ``edge`` px of
     either end of a run of look-alikes every rope is painted: there the strokes' soft sides pile
-    up over what lies beneath (another colour, the page), and fewer of them would show it through.
-    A rope that moved apart from its neighbours ends its runs, so it is painted."""
+    up over what lies beneath (another colour, the page), and fewer of them would show it through —
+    except at a run's far end when the next rope (painted after it, opaque) is within ``close`` px
+    of its last one and starts a run at least ``edge`` px wide: that run's near end, painted in
+    full over it, hides what the left-out ropes' soft sides would have added (as in the curtain's
+    bands of colour, 0.05 px apart). A rope that moved apart from its neighbours ends its runs, so
+    it is painted."""
     r = keep.shape[0]
     start = np.empty(r, np.float32)          # px from the start of the rope's run, at most
     acc = 0.0
@@ -315,13 +329,15 @@ def keep_ropes(gaps, gap, edge, keep):
             acc = 0.0
         start[i] = acc
     acc = 0.0
-    since = 0.0                              # px from the last painted rope to rope i - 1, at most
+    hidden = False                           # the run of rope i ends under the next run's painted near end
     for i in range(r - 1, -1, -1):           # `start` becomes "near an end", going backwards
         if i < r - 1 and gaps[i] < np.inf:
             acc += gaps[i]
         else:
+            hidden = i < r - 1 and over[i] <= close and acc >= edge   # acc: the next run's width, still
             acc = 0.0
-        start[i] = 1.0 if (start[i] <= edge or acc <= edge) else 0.0
+        start[i] = 1.0 if (start[i] <= edge or (acc <= edge and not hidden)) else 0.0
+    since = 0.0                              # px from the last painted rope to rope i - 1, at most
     for i in range(r):
         if start[i] > 0.0 or i == 0 or i == r - 1 or since + gaps[i - 1] + gaps[i] > gap:
             keep[i] = True
@@ -345,12 +361,14 @@ ROW_STEP = 64   # rows: the painted band's edges are rounded out to multiples of
 LOD_GAP = 0.5   # px: look-alike ropes closer than this to painted ones are left out (`keep_ropes`): a curtain of
                 # 1.2 px ropes 0.05 px apart paints every tenth inside, and a pixel centre midway between two
                 # painted ropes is still under four strokes (cover 0.85, 0.85, 0.35, 0.35: 99 % opaque)
+LOD_CLOSE = 0.25   # px: a run of look-alikes whose next rope (opaque, painted after) is this close ends under it
 LOD_ROPES = 2   # ropes a body needs before look-alikes are looked for
 
 
 class Band(canvas.Canvas):
     """A canvas over only the rows the strokes reach (whole rows, `ROW_STEP` at a time): fewer
-    pixels to clear, upload and composite than the whole viewport when ropes hang in its top half."""
+    pixels to clear, upload and composite than the whole viewport when ropes hang in its top half;
+    composited only over `parts`. It keeps the painter's per-sample buffers between draws."""
 
     rows: tuple[int, int] | None = None   # [r0, r1) of the viewport's rows (GL order) the next `begin` covers
     parts: list | None = None             # framebuffer rectangles (x, y, w, h) the painted strokes lie in, or None
@@ -432,11 +450,13 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     keep = np.ones(len(start), np.bool_)
     if lod and len(start) >= LOD_ROPES:
         gaps = np.empty(max(len(start) - 1, 1), np.float32)
+        over = np.empty_like(gaps)
         g = (P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width, np.float32(alpha_scale), ov)
         n = len(start) - 1
-        split.run((rope_gaps, (*g, a, b, gaps)) for a, b in split.pieces(n, max(1, -(-n // BANDS))))
+        split.run((rope_gaps, (*g, a, b, gaps, over)) for a, b in split.pieces(n, max(1, -(-n // BANDS))))
         edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
-        keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
+        keep_ropes(gaps, over, np.float32(LOD_GAP * full.dx), np.float32(edge), np.float32(LOD_CLOSE * full.dx),
+                   keep)   # LOD_GAP, LOD_CLOSE in framebuffer pixels
     first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
     r = len(start)
     split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C))

@@ -139,8 +139,8 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     kept = {}
     real = stroke_raster.keep_ropes
 
-    def spy(gaps, gap_, edge, keep):
-        real(gaps, gap_, edge, keep)
+    def spy(gaps, over, gap_, edge, close, keep):
+        real(gaps, over, gap_, edge, close, keep)
         kept["keep"] = keep.copy()
     stroke_raster.keep_ropes = spy
     try:
