@@ -120,7 +120,8 @@ def _all_strokes(draw):
 def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tmp_path):
     """A curtain of one-colour ropes 0.05 px apart (bands of colour, as the million-point scene):
     inside a run most ropes are left out, the ends of every run and the rope the hand drags are
-    painted, and the picture is still the GPU's within 2/255."""
+    painted — every rope near a band's start, and near its end where no band follows — and the
+    picture is still the GPU's within 2/255."""
     from ropework.systems.services import stroke_raster
     bands_ = [("#ff6600", 0), ("#00d4ff", 1), ("#c5ff3b", 2)]
     per, gap = 400, 0.05 / SIZE[0]                     # ropes a band (20 px wide), anchor step (0.05 px)
@@ -154,6 +155,9 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     held_rope = int(np.searchsorted(ropes.start, grab.held, side="right") - 1)
     assert grab.held >= 0 and keep[held_rope]
     assert all(keep[[b * per, b * per + per - 1]].all() for b in range(3))   # every run's ends
+    assert all(keep[b * per:b * per + 30].all() for b in range(3))   # near ends: over what came before
+    assert keep[3 * per - 30:].all()                                 # the last band's far end: over the page
+    assert not keep[per - 30:per - 1].all()        # band 0's far end lies under band 1's near end: thinned
     assert keep.sum() < 0.35 * keep.size                                 # most ropes left out
     assert np.abs(gpu - cpu).max() <= 2
 
