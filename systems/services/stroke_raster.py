@@ -8,11 +8,12 @@ at pixel centres, their side distance interpolated linearly across each triangle
 GPU interpolates ``v_side``, cover = clamp(half width + 0.5 − |side|, 0, 1), and blended
 "over" in strip order into `canvas.Canvas`'s premultiplied image, which is then uploaded
 once and composited by one quad. The curve and its samples are the vertex shader's
-(`gfx._STROKE_VS`), transcribed: `sample_vertices` is its ``main()``.
+(`gfx._STROKE_VS`), transcribed: `_sample` is its ``main()``.
 
-The canvas covers only the rows the strokes reach (`Band`). A level of detail leaves out
-ropes that look like their neighbours and lie within `LOD_GAP` of painted ones (`keep_ropes`:
-curtains of ropes closer than a pixel, as the million-point scene).
+The canvas covers only the rows the strokes reach (`Band`), and is composited only over the
+rectangles they reach (`parts`, one scissor each). A level of detail leaves out ropes that look
+like their neighbours and lie within `LOD_GAP` of painted ones (`keep_ropes`: curtains of ropes
+closer than a pixel, as the million-point scene); only the kept ropes' samples are computed.
 
 Both cores: the image is cut into bands of rows holding about equal work; each band is one
 job for `split.run`, and a band's pixels see every triangle in strip order, so the picture
@@ -32,56 +33,61 @@ BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a
 
 @kernel()
 def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale, override,
-                    x0, dx, y0, dy, lo, hi, V, C):
-    """Samples ``lo:hi`` of the strip: V[s] = (u, v) of its side −1 and side +1 vertex in image pixels
-    (column u, row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half
-    width; C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width:
-    the strip's join between ropes, which paints nothing) and a sample of a rope not kept."""
-    for s in range(lo, hi):
-        packed = K[s, 0]
-        rope = K[s, 1]
-        if not keep[rope]:
-            V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s, 4], V[s, 5] = 0.0, 0.0, 0.0, 0.0, -1.0, 0.0
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = 0.0, 0.0, 0.0, 0.0
-            continue
-        a = packed & 0x1FFFFF
-        t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
-        first = ((packed >> 24) & 1) != 0
-        last = ((packed >> 25) & 1) != 0
-        cap = ((packed >> 26) & 1) != 0
-        ax, ay = P[a, 0], P[a, 1]
-        bx, by = P[a + 1, 0], P[a + 1, 1]
-        c = a + 1 if last else a + 2
-        cx, cy = P[c, 0], P[c, 1]
-        ws = np.float32(0.0) if first else np.float32(0.5)
-        wc = (np.float32(1.0) + ws) * np.float32(0.5) if last else np.float32(1.0)
-        p0x, p0y = ax + (bx - ax) * ws, ay + (by - ay) * ws
-        p1x, p1y = ax + (bx - ax) * wc, ay + (by - ay) * wc
-        p2x, p2y = bx + (cx - bx) * np.float32(0.5), by + (cy - by) * np.float32(0.5)
-        u = np.float32(1.0) - t
-        ptx = u * u * p0x + np.float32(2.0) * u * t * p1x + t * t * p2x
-        pty = u * u * p0y + np.float32(2.0) * u * t * p1y + t * t * p2y
-        tx = np.float32(2.0) * u * (p1x - p0x) + np.float32(2.0) * t * (p2x - p1x)
-        ty = np.float32(2.0) * u * (p1y - p0y) + np.float32(2.0) * t * (p2y - p1y)
-        if tx * tx + ty * ty < 1e-12:
-            tx, ty = p2x - p0x, p2y - p0y
-        if tx * tx + ty * ty < 1e-12:
-            tx, ty = np.float32(1.0), np.float32(0.0)
-        inv = np.float32(1.0) / np.float32(math.sqrt(tx * tx + ty * ty))
-        nx, ny = -ty * inv, tx * inv
-        hw = np.float32(0.5) * width[rope] * width_scale
-        ext = hw + np.float32(0.5)
-        V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
-        V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
-        V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
-        V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
-        V[s, 4] = -1.0 if cap else ext
-        V[s, 5] = hw
-        if override[3] < 0.0:
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
-        else:
-            C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
-        C[s, 3] *= alpha_scale
+                    x0, dx, y0, dy, first, r0, r1, V, C):
+    """The samples of ropes ``r0:r1`` that are kept (rope r's are first[r]:first[r + 1]; the others
+    are not touched): V[s] = (u, v) of its side −1 and side +1 vertex in image pixels (column u,
+    row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half width;
+    C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width: the
+    strip's join between ropes, which paints nothing)."""
+    for rope in range(r0, r1):
+        if keep[rope]:
+            for s in range(first[rope], first[rope + 1]):
+                _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C)
+
+
+@kernel(inline="always")
+def _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C):
+    """Sample s of the strip (see `sample_vertices`): `gfx._STROKE_VS`'s ``main()``, transcribed."""
+    packed = K[s, 0]
+    rope = K[s, 1]
+    a = packed & 0x1FFFFF
+    t = np.float32((packed >> 21) & 7) / np.float32(subdiv)
+    first = ((packed >> 24) & 1) != 0
+    last = ((packed >> 25) & 1) != 0
+    cap = ((packed >> 26) & 1) != 0
+    ax, ay = P[a, 0], P[a, 1]
+    bx, by = P[a + 1, 0], P[a + 1, 1]
+    c = a + 1 if last else a + 2
+    cx, cy = P[c, 0], P[c, 1]
+    ws = np.float32(0.0) if first else np.float32(0.5)
+    wc = (np.float32(1.0) + ws) * np.float32(0.5) if last else np.float32(1.0)
+    p0x, p0y = ax + (bx - ax) * ws, ay + (by - ay) * ws
+    p1x, p1y = ax + (bx - ax) * wc, ay + (by - ay) * wc
+    p2x, p2y = bx + (cx - bx) * np.float32(0.5), by + (cy - by) * np.float32(0.5)
+    u = np.float32(1.0) - t
+    ptx = u * u * p0x + np.float32(2.0) * u * t * p1x + t * t * p2x
+    pty = u * u * p0y + np.float32(2.0) * u * t * p1y + t * t * p2y
+    tx = np.float32(2.0) * u * (p1x - p0x) + np.float32(2.0) * t * (p2x - p1x)
+    ty = np.float32(2.0) * u * (p1y - p0y) + np.float32(2.0) * t * (p2y - p1y)
+    if tx * tx + ty * ty < 1e-12:
+        tx, ty = p2x - p0x, p2y - p0y
+    if tx * tx + ty * ty < 1e-12:
+        tx, ty = np.float32(1.0), np.float32(0.0)
+    inv = np.float32(1.0) / np.float32(math.sqrt(tx * tx + ty * ty))
+    nx, ny = -ty * inv, tx * inv
+    hw = np.float32(0.5) * width[rope] * width_scale
+    ext = hw + np.float32(0.5)
+    V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
+    V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
+    V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
+    V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
+    V[s, 4] = -1.0 if cap else ext
+    V[s, 5] = hw
+    if override[3] < 0.0:
+        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
+    else:
+        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
+    C[s, 3] *= alpha_scale
 
 
 @kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
@@ -123,13 +129,16 @@ def _plane(ax, ay, sa, bx, by, sb, cx, cy, sc):
 
 @kernel(inline="always")
 def _span(img, j, i0, i1, sx, base, lim, r, g, b, alpha):
-    """Pixels i0..i1 of row j: cover from the side distance sx·(i + 0.5) + base, premultiplied "over"."""
+    """Pixels i0..i1 of row j: cover from the side distance sx·(i + 0.5) + base, premultiplied "over".
+    In float32 (the GPU's precision), the side stepped by sx from pixel to pixel, and no branch: a
+    pixel of cover 0 is blended too, which leaves it as it was (x·1 + 0)."""
+    one, zero = np.float32(1.0), np.float32(0.0)
+    step, edge = np.float32(sx), np.float32(lim)
+    side = step * np.float32(i0 + 0.5) + np.float32(base)
     for i in range(i0, i1 + 1):
-        cover = lim - abs(sx * (i + 0.5) + base)
-        if cover <= 0.0:
-            continue
-        a = alpha * min(cover, 1.0)
-        keep = 1.0 - a
+        a = alpha * min(max(edge - abs(side), zero), one)
+        side += step
+        keep = one - a
         img[j, i, 0] = r * a + img[j, i, 0] * keep
         img[j, i, 1] = g * a + img[j, i, 1] * keep
         img[j, i, 2] = b * a + img[j, i, 2] * keep
@@ -218,72 +227,98 @@ def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, 
 
 
 @kernel()
-def paint_band(img, V, C, Q, lo, hi, row0, row1):
+def paint_band(img, V, C, Q, lo, hi, row0, row1, shift):
     """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
     rope; rows lo..hi), in that order, over rows row0..row1 - 1: the GPU's two triangles
-    (s−, s+, t−) and (s+, t−, t+)."""
+    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts)."""
     for q in range(Q.shape[0]):
         if hi[q] < row0 or lo[q] >= row1:
             continue
         s = Q[q]
         e0, e1 = V[s, 4], V[s + 1, 4]
         r, g, b, alpha = C[s, 0], C[s, 1], C[s, 2], C[s, 3]
-        _quad(img, row0, row1, V[s, 0], V[s, 1], V[s, 2], V[s, 3], V[s + 1, 0], V[s + 1, 1], V[s + 1, 2], V[s + 1, 3],
-              e0, e1, V[s, 5], r, g, b, alpha)
+        _quad(img, row0, row1, V[s, 0], V[s, 1] - shift, V[s, 2], V[s, 3] - shift, V[s + 1, 0], V[s + 1, 1] - shift,
+              V[s + 1, 2], V[s + 1, 3] - shift, e0, e1, V[s, 5], r, g, b, alpha)
 
 
 @kernel()
-def find_quads(V, C, K, keep, Q, lo, hi):
+def find_quads(V, C, keep, first, Q, lo, hi, cols):
     """The quads to paint, in strip order: sample pairs s, s + 1 within one rope (neither a cap), of a
-    colour that shows, of a rope kept; Q[q] = s, lo/hi[q] = the lowest and highest row they reach
-    (floor and ceiling). Returns (how many, the lowest row, the highest row) over all of them."""
+    colour that shows, of a rope kept (rope r's samples are first[r]:first[r + 1]); Q[q] = s,
+    lo/hi[q] = the lowest and highest row they reach (floor and ceiling); cols[k] = the lowest and
+    highest column any of them reaches in rows k·ROW_STEP … (k + 1)·ROW_STEP − 1 (±inf: none).
+    Returns (how many, the lowest row, the highest row) over all of them."""
+    cols[:, 0] = np.inf
+    cols[:, 1] = -np.inf
+    last = cols.shape[0] - 1
     n = 0
     rmin, rmax = np.inf, -np.inf
-    for s in range(V.shape[0] - 1):
-        if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0 or not keep[K[s, 1]]:
+    for rope in range(keep.shape[0]):
+        if not keep[rope]:
             continue
-        a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
-        b = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
-        Q[n] = s
-        lo[n] = int(math.floor(a))
-        hi[n] = int(math.ceil(b))
-        rmin = min(rmin, a)
-        rmax = max(rmax, b)
-        n += 1
+        for s in range(first[rope], first[rope + 1] - 1):
+            if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0:
+                continue
+            a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
+            b = max(max(V[s, 1], V[s, 3]), max(V[s + 1, 1], V[s + 1, 3]))
+            Q[n] = s
+            lo[n] = int(math.floor(a))
+            hi[n] = int(math.ceil(b))
+            u0 = min(min(V[s, 0], V[s, 2]), min(V[s + 1, 0], V[s + 1, 2]))
+            u1 = max(max(V[s, 0], V[s, 2]), max(V[s + 1, 0], V[s + 1, 2]))
+            for k in range(min(max(lo[n] // ROW_STEP, 0), last), min(max(hi[n] // ROW_STEP, 0), last) + 1):
+                cols[k, 0] = min(cols[k, 0], u0)
+                cols[k, 1] = max(cols[k, 1], u1)
+            rmin = min(rmin, a)
+            rmax = max(rmax, b)
+            n += 1
     return n, rmin, rmax
 
 
 @kernel()
-def rope_gaps(P, start, count, colour, width, alpha_scale, override, gaps):
-    """gaps[i]: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy| between their
-    points of the same index), when the two look alike — the same number of points, the same width
-    and an opaque same colour — else infinity (they may never stand in for each other)."""
-    for i in range(start.shape[0] - 1):
+def rope_gaps(P, start, count, colour, width, alpha_scale, override, i0, i1, gaps, over):
+    """gaps[i] for i in i0:i1: how far rope i + 1 ever is from rope i, px (the largest |Δx| or |Δy|
+    between their points of the same index), when the two look alike — the same number of points,
+    the same width and an opaque same colour — else infinity (they may never stand in for each other).
+    over[i]: the same distance when rope i + 1, painted after rope i, is opaque and has as many
+    points (whatever its colour), else infinity."""
+    for i in range(i0, i1):
         gaps[i] = np.inf
+        over[i] = np.inf
         n = count[i]
-        if count[i + 1] != n or width[i] != width[i + 1] or n < 2:
+        if count[i + 1] != n or n < 2:
             continue
         if override[3] < 0.0:
-            if colour[i, 3] * alpha_scale < 1.0 or (colour[i, 0] != colour[i + 1, 0] or colour[i, 1] != colour[i + 1, 1]
-                                                   or colour[i, 2] != colour[i + 1, 2] or colour[i, 3] != colour[i + 1, 3]):
-                continue
-        elif override[3] * alpha_scale < 1.0:
+            opaque = colour[i + 1, 3] * alpha_scale >= 1.0
+            alike = (opaque and width[i] == width[i + 1] and colour[i, 0] == colour[i + 1, 0]
+                     and colour[i, 1] == colour[i + 1, 1] and colour[i, 2] == colour[i + 1, 2]
+                     and colour[i, 3] == colour[i + 1, 3])
+        else:
+            opaque = override[3] * alpha_scale >= 1.0
+            alike = opaque and width[i] == width[i + 1]
+        if not opaque:
             continue
         a, b = start[i], start[i + 1]
         d = 0.0
         for j in range(n):
             d = max(d, max(abs(P[a + j, 0] - P[b + j, 0]), abs(P[a + j, 1] - P[b + j, 1])))
-        gaps[i] = d
+        over[i] = d
+        if alike:
+            gaps[i] = d
 
 
 @kernel()
-def keep_ropes(gaps, gap, edge, keep):
+def keep_ropes(gaps, over, gap, edge, close, keep):
     """Which ropes to paint: a rope between two look-alikes is left out while the ropes painted on
     either side of it stay within ``gap`` px of each other (the sum of the gaps between, an upper
     bound), so every rope left out lies inside strokes that are painted. Within ``edge`` px of
     either end of a run of look-alikes every rope is painted: there the strokes' soft sides pile
-    up over what lies beneath (another colour, the page), and fewer of them would show it through.
-    A rope that moved apart from its neighbours ends its runs, so it is painted."""
+    up over what lies beneath (another colour, the page), and fewer of them would show it through —
+    except at a run's far end when the next rope (painted after it, opaque) is within ``close`` px
+    of its last one and starts a run at least ``edge`` px wide: that run's near end, painted in
+    full over it, hides what the left-out ropes' soft sides would have added (as in the curtain's
+    bands of colour, 0.05 px apart). A rope that moved apart from its neighbours ends its runs, so
+    it is painted."""
     r = keep.shape[0]
     start = np.empty(r, np.float32)          # px from the start of the rope's run, at most
     acc = 0.0
@@ -294,13 +329,15 @@ def keep_ropes(gaps, gap, edge, keep):
             acc = 0.0
         start[i] = acc
     acc = 0.0
-    since = 0.0                              # px from the last painted rope to rope i - 1, at most
+    hidden = False                           # the run of rope i ends under the next run's painted near end
     for i in range(r - 1, -1, -1):           # `start` becomes "near an end", going backwards
         if i < r - 1 and gaps[i] < np.inf:
             acc += gaps[i]
         else:
+            hidden = i < r - 1 and over[i] <= close and acc >= edge   # acc: the next run's width, still
             acc = 0.0
-        start[i] = 1.0 if (start[i] <= edge or acc <= edge) else 0.0
+        start[i] = 1.0 if (start[i] <= edge or (acc <= edge and not hidden)) else 0.0
+    since = 0.0                              # px from the last painted rope to rope i - 1, at most
     for i in range(r):
         if start[i] > 0.0 or i == 0 or i == r - 1 or since + gaps[i - 1] + gaps[i] > gap:
             keep[i] = True
@@ -324,14 +361,42 @@ ROW_STEP = 64   # rows: the painted band's edges are rounded out to multiples of
 LOD_GAP = 0.5   # px: look-alike ropes closer than this to painted ones are left out (`keep_ropes`): a curtain of
                 # 1.2 px ropes 0.05 px apart paints every tenth inside, and a pixel centre midway between two
                 # painted ropes is still under four strokes (cover 0.85, 0.85, 0.35, 0.35: 99 % opaque)
+LOD_CLOSE = 0.25   # px: a run of look-alikes whose next rope (opaque, painted after) is this close ends under it
 LOD_ROPES = 2   # ropes a body needs before look-alikes are looked for
 
 
 class Band(canvas.Canvas):
     """A canvas over only the rows the strokes reach (whole rows, `ROW_STEP` at a time): fewer
-    pixels to clear, upload and composite than the whole viewport when ropes hang in its top half."""
+    pixels to clear, upload and composite than the whole viewport when ropes hang in its top half;
+    composited only over `parts`. It keeps the painter's per-sample buffers between draws."""
 
     rows: tuple[int, int] | None = None   # [r0, r1) of the viewport's rows (GL order) the next `begin` covers
+    parts: list | None = None             # framebuffer rectangles (x, y, w, h) the painted strokes lie in, or None
+    _work: tuple = ()                     # the painter's per-sample buffers (`work`), kept from draw to draw
+
+    def work(self, m: int):
+        """(V, C, Q, lo, hi) for ``m`` samples: float32[m, 6], float32[m, 4], int32[m] × 3, reused from the
+        last paint (regrown only upwards). Fresh ones would cost a page fault per 4 kB a frame (≈10 ms for
+        the million-point scene's 40 MB, whose painted ropes are spread over all of it)."""
+        if not self._work or len(self._work[0]) < m:
+            self._work = (np.empty((m, 6), np.float32), np.empty((m, 4), np.float32),
+                          np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, np.int32))
+        return tuple(a[:m] for a in self._work)
+
+    def composite(self) -> None:
+        """Composite only the rectangles of `parts`, each through a scissor (llvmpipe spends ~11 ns a
+        composited pixel: the empty ends of the band's rows cost as much as its strokes)."""
+        ctx = self.ctx
+        if self.parts is None or ctx.window is None or ctx.window.get_pixel_ratio() != 1.0:
+            super().composite()
+            return
+        saved = ctx.scissor
+        try:
+            for rect in self.parts:
+                ctx.scissor = rect
+                super().composite()
+        finally:
+            ctx.scissor = saved
 
     def region(self, scene_size):
         v = super().region(scene_size)
@@ -341,6 +406,27 @@ class Band(canvas.Canvas):
         r0, r1 = self.rows
         r0, r1 = max(0, min(r0, h)), max(0, min(r1, h))
         return canvas.View((x, y + r0, w, max(r1 - r0, 1)), v.x0, v.dx, v.y0 + r0 * v.dy, v.dy)
+
+
+def parts(cols, rect, r0: int) -> list[tuple[int, int, int, int]]:
+    """The framebuffer rectangles of a band at ``rect`` (its first row being row ``r0`` of the view) that
+    hold strokes: one per run of `ROW_STEP` rows whose strokes reach the same columns (`find_quads`'
+    ``cols``), widened by a pixel each side."""
+    x, y, w, h = rect
+    out = []
+    for k in range(r0 // ROW_STEP, len(cols)):
+        lo_, hi_ = float(cols[k, 0]), float(cols[k, 1])
+        if not lo_ <= hi_:
+            continue
+        c0, c1 = max(0, int(math.floor(lo_)) - 1), min(w, int(math.ceil(hi_)) + 1)
+        a, b = k * ROW_STEP - r0, min((k + 1) * ROW_STEP - r0, h)
+        if c1 <= c0 or b <= a:
+            continue
+        if out and out[-1][0] == x + c0 and out[-1][2] == c1 - c0 and out[-1][1] + out[-1][3] == y + a:
+            out[-1] = (x + c0, out[-1][1], c1 - c0, out[-1][3] + b - a)   # the same columns as the run above
+        else:
+            out.append((x + c0, y + a, c1 - c0, b - a))
+    return out
 
 
 def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, width, width_scale=1.0,
@@ -354,8 +440,7 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     if full is None:
         return False
     m = len(samples)
-    V = np.empty((m, 6), np.float32)
-    C = np.empty((m, 4), np.float32)
+    V, C, Q, lo, hi = band.work(m)
     P = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
     colour = np.ascontiguousarray(colour, np.float32)
     width = np.ascontiguousarray(width, np.float32)
@@ -365,16 +450,20 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     keep = np.ones(len(start), np.bool_)
     if lod and len(start) >= LOD_ROPES:
         gaps = np.empty(max(len(start) - 1, 1), np.float32)
-        rope_gaps(P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width,
-                  np.float32(alpha_scale), ov, gaps)
+        over = np.empty_like(gaps)
+        g = (P, np.asarray(start, np.int64), np.asarray(count, np.int64), colour, width, np.float32(alpha_scale), ov)
+        n = len(start) - 1
+        split.run((rope_gaps, (*g, a, b, gaps, over)) for a, b in split.pieces(n, max(1, -(-n // BANDS))))
         edge = (0.5 * float(width.max()) * width_scale + 0.5 + LOD_GAP) * full.dx   # a stroke's reach, and a gap
-        keep_ropes(gaps, np.float32(LOD_GAP * full.dx), np.float32(edge), keep)   # LOD_GAP in framebuffer pixels
-    split.run((sample_vertices, (P, samples, keep, *args[2:], a, b, V, C))
-              for a, b in split.pieces(m, max(1, -(-m // BANDS))))
-    Q = np.empty(m, np.int32)
-    lo = np.empty(m, np.int32)
-    hi = np.empty(m, np.int32)
-    nq, rmin, rmax = find_quads(V, C, samples, keep, Q, lo, hi)
+        keep_ropes(gaps, over, np.float32(LOD_GAP * full.dx), np.float32(edge), np.float32(LOD_CLOSE * full.dx),
+                   keep)   # LOD_GAP, LOD_CLOSE in framebuffer pixels
+    first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
+    r = len(start)
+    split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C))
+              for a, b in split.pieces(r, max(1, -(-r // BANDS))))
+    cols = np.empty((-(-full.rect[3] // ROW_STEP), 2), np.float32)
+    nq, rmin, rmax = find_quads(V, C, keep, first, Q, lo, hi, cols)
+    band.parts = None
     if not nq:
         return True
     Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]
@@ -385,13 +474,11 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     if band.begin(scene_size) is None:
         return False
     img = band.image
-    if r0:                                   # rows of the band: the vertices', the quads'
-        V[:, 1] -= np.float32(r0)
-        V[:, 3] -= np.float32(r0)
-        lo -= r0
-        hi -= r0
+    lo -= r0                                 # rows of the band (the vertices' are shifted as they are read)
+    hi -= r0
     n = img.shape[0]
-    split.run((paint_band, (img, V, C, Q, lo, hi, a, b))
+    split.run((paint_band, (img, V, C, Q, lo, hi, a, b, np.float32(r0)))
               for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
+    band.parts = parts(cols, band.view.rect, r0)
     band.show()
     return True

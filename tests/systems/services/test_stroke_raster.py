@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ropework import level
+from ropework.components import Points
 from ropework.render import Offscreen
 from ropework.systems.services import gfx, split
 from tests import drive
@@ -119,7 +120,8 @@ def _all_strokes(draw):
 def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tmp_path):
     """A curtain of one-colour ropes 0.05 px apart (bands of colour, as the million-point scene):
     inside a run most ropes are left out, the ends of every run and the rope the hand drags are
-    painted, and the picture is still the GPU's within 2/255."""
+    painted — every rope near a band's start, and near its end where no band follows — and the
+    picture is still the GPU's within 2/255."""
     from ropework.systems.services import stroke_raster
     bands_ = [("#ff6600", 0), ("#00d4ff", 1), ("#c5ff3b", 2)]
     per, gap = 400, 0.05 / SIZE[0]                     # ropes a band (20 px wide), anchor step (0.05 px)
@@ -138,8 +140,8 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     kept = {}
     real = stroke_raster.keep_ropes
 
-    def spy(gaps, gap_, edge, keep):
-        real(gaps, gap_, edge, keep)
+    def spy(gaps, over, gap_, edge, close, keep):
+        real(gaps, over, gap_, edge, close, keep)
         kept["keep"] = keep.copy()
     stroke_raster.keep_ropes = spy
     try:
@@ -153,5 +155,35 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     held_rope = int(np.searchsorted(ropes.start, grab.held, side="right") - 1)
     assert grab.held >= 0 and keep[held_rope]
     assert all(keep[[b * per, b * per + per - 1]].all() for b in range(3))   # every run's ends
+    assert all(keep[b * per:b * per + 30].all() for b in range(3))   # near ends: over what came before
+    assert keep[3 * per - 30:].all()                                 # the last band's far end: over the page
+    assert not keep[per - 30:per - 1].all()        # band 0's far end lies under band 1's near end: thinned
     assert keep.sum() < 0.35 * keep.size                                 # most ropes left out
     assert np.abs(gpu - cpu).max() <= 2
+
+
+def test_only_the_rectangles_holding_strokes_are_composited(gl_window, scenes, tmp_path):
+    """The band composites through scissors: every pixel the painter touched lies in one of its
+    rectangles, and a rope hanging below a curtain does not make the whole band's width composite."""
+    scene = scenes(curtain(tmp_path, 60, 12, 1.2), size=(480, 360), seed=1)    # a curtain 66 px tall
+    scene.step(30)
+    tip = scene.find(Points)[0][1].pos[30 * 12 + 11, :2]                       # the middle rope's last point
+    scene.pointer_move(*tip)
+    scene.pointer_down(*tip)
+    for i in range(60):                                                        # pulled down to y = 300
+        scene.pointer_move(tip[0], tip[1] + (300 - tip[1]) * (i + 1) / 60)
+        scene.step()
+    gfx.STROKES = "cpu"
+    try:
+        Offscreen(gl_window.ctx, (scene.width, scene.height)).render(scene)
+    finally:
+        gfx.STROKES = "auto"
+    (band,) = [s.canvas for s in strokes(scene)]
+    x, y, w, h = band.view.rect
+    inside = np.zeros((h, w), bool)
+    for px, py, pw, ph in band.parts:
+        assert x <= px and px + pw <= x + w and y <= py and py + ph <= y + h
+        inside[py - y:py - y + ph, px - x:px - x + pw] = True
+    painted = band.image[..., 3] > 0
+    assert painted.any() and not (painted & ~inside).any()
+    assert h > 200 and inside.sum() < 0.5 * inside.size                      # the band reaches the pulled tip
