@@ -112,3 +112,20 @@ def test_presses_are_taken_by_z_unclaimed_or_from_a_lower_layer():
     assert claimed_above(ptr, 2)
     release(low)                    # a layer above takes the press from the lower one
     assert esper.component_for_entity(low, Grab).held == -1 and pts.inv_mass[3] == 1.0
+
+
+def test_in_a_dense_sheet_the_nearest_free_point_is_picked_among_thousands():
+    """Thousands of points inside the grab square (a million-point curtain under the cursor): the pick
+    is still the exact nearest free one (brute force over every point), never a pinned one."""
+    from ropework.systems.services.hitquery import MAX_CANDIDATES
+    rng = np.random.default_rng(7)
+    pos = rng.uniform(0, 200, (40_000, 2)).astype(np.float32)   # ≈ 8,500 inside a 46 px square
+    free = np.flatnonzero(rng.random(len(pos)) > 0.3)
+    index = PointIndex(free)
+    for x, y in rng.uniform(20, 180, (25, 2)):
+        d2 = ((pos[free].astype(np.float64) - (x, y)) ** 2).sum(axis=1)
+        inside = (np.abs(pos[free, 0] - x) < 46) & (np.abs(pos[free, 1] - y) < 46)
+        assert inside.sum() > 10 * MAX_CANDIDATES
+        assert index.nearest(pos, x, y, 46) == free[np.argmin(d2)]
+    pos[free] = 1000.0                                          # only pinned points left near the cursor
+    assert index.nearest(pos, 100, 100, 46) == -1
