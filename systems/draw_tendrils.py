@@ -328,16 +328,21 @@ def _scissor(box) -> tuple[int, int, int, int]:
 
 
 def _clear_viewport(ctx, colour) -> None:
-    """Clear the bound framebuffer's viewport — GL's own, in real pixels (a HiDPI window's too) — to ``colour``."""
+    """Clear the bound framebuffer's viewport — GL's own, in real pixels (a HiDPI window's too) — to ``colour``.
+
+    GL's scissor state is put back exactly as it was: arcade enables the scissor test once, for
+    good, and expresses "no scissor" as a box over the viewport, so a scissor test left off here
+    would silently unclip every later scissored draw (the stroke painter's composites)."""
     from pyglet import gl as raw
     v = (raw.GLint * 4)()
     raw.glGetIntegerv(raw.GL_VIEWPORT, v)
+    was = (raw.GLint * 4)()
+    raw.glGetIntegerv(raw.GL_SCISSOR_BOX, was)
+    enabled = raw.glIsEnabled(raw.GL_SCISSOR_TEST)
     raw.glEnable(raw.GL_SCISSOR_TEST)
     raw.glScissor(v[0], v[1], v[2], v[3])
     raw.glClearColor(float(colour[0]), float(colour[1]), float(colour[2]), 1.0)
     raw.glClear(raw.GL_COLOR_BUFFER_BIT)
-    box = ctx.active_framebuffer.scissor            # arcade's own scissor state back
-    if box is None:
+    raw.glScissor(was[0], was[1], was[2], was[3])
+    if not enabled:
         raw.glDisable(raw.GL_SCISSOR_TEST)
-    else:
-        ctx.active_framebuffer.scissor = box

@@ -134,3 +134,22 @@ def test_a_trail_that_hardly_fades_keeps_a_bounded_lit_box_list(scenes, gl_windo
     assert len(trail.lit) == draw_tendrils.LIT_BOXES
     x0, _, x1, _ = trail.box
     assert x0 <= min(seen) - 20 and x1 >= max(seen) + 20                 # where it started and where it is
+
+
+def test_drawing_leaves_gl_scissor_state_as_arcade_keeps_it(scenes, gl_window):
+    """arcade enables the scissor test once and never again: a tendrils frame that left it off made
+    every later scissored draw (the stroke painter's composites) unclipped. After a frame, the test is
+    on and the box is what it was."""
+    from pyglet import gl as raw
+    size = (320, 180)
+    scene = scenes("tendrils.toml", size=size)
+    off = Offscreen(gl_window.ctx, size)
+    whip(scene, 20, lambda i: off.render(scene), size)                  # light only in part of the window
+    box = (raw.GLint * 4)()
+    raw.glGetIntegerv(raw.GL_SCISSOR_BOX, box)
+    before = tuple(box)
+    assert raw.glIsEnabled(raw.GL_SCISSOR_TEST)
+    off.render(scene)
+    raw.glGetIntegerv(raw.GL_SCISSOR_BOX, box)
+    assert raw.glIsEnabled(raw.GL_SCISSOR_TEST)
+    assert tuple(box) == before
