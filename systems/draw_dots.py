@@ -50,7 +50,7 @@ from arcade.gl import BufferDescription
 from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx, split
-from ropework.systems.services.canvas import BLIT_FS, BLIT_VS, Canvas, view
+from ropework.systems.services.canvas import BLIT_FS, BLIT_VS, Canvas, quantize, view
 from ropework.systems.services.kernels import kernel
 
 _VS = """
@@ -321,8 +321,8 @@ QUAD_NS = 900.0         # ns per dot: the GPU's quad, vertices and triangle setu
 SEED_SIDE_NS = 480.0    # ns per dot the splat saves beyond that, seed program, for a 5 px dot drawn 1:1 (∝ its side)
 LOOK_SIDE_NS = 1600.0   # ... look program
 SPLAT_PIXEL_NS = 15.0   # ns per covered pixel the splat costs
-SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its float texture's 16
-                                 # (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
+SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its texture's 16 at most
+                                 # (a float framebuffer's; 4 B and 4 into an 8-bit one) (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
                                  # draws on the GPU, as before the splat, so memory stays where it was
 SPLAT_MAX_DOTS = 1_000_000       # dots a splat may hold tables for (~80 B each: ~80 MB); more draw on the GPU
 
@@ -463,7 +463,7 @@ def _rect_span(ry, ax, ay, ex, ey):
 
 
 @kernel(error_model="numpy", fastmath=True)
-def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
+def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1, x0, dx, y0, dy, square):
     """Clear rows row0..row1-1 of ``image`` (float32[h, w, 4] premultiplied) and paint the dots
     ``order[first:last]`` into them as if blended "over" in that order: at each pixel centre what
     `_LOOK_FS` computes. "Over" is associative, so the dots go front to back, each "under" what
@@ -474,7 +474,10 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
     A row visits only the pixel centres where the dot can reach half a colour level (those its
     fragment shader would not discard): the capsule of radius r + edge around its segment (a
     circle), or its quad (a square). The alphas of a row's run are computed first, in float32
-    like the GPU, into a scratch row (a loop the compiler vectorises), then blended."""
+    like the GPU, into a scratch row (a loop the compiler vectorises), then blended.
+
+    ``eight``: the rows are then rounded into ``pixels`` (uint8[h, w, 4], `canvas.quantize`) while
+    they are still in this core's cache, for an 8-bit framebuffer."""
     image[row0:row1] = 0.0                  # this band's rows: cleared here, by the thread that paints them
     run = np.zeros(image.shape[1] + LANES, np.float32)
     zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
@@ -549,6 +552,8 @@ def _splat_band(image, dots, box, order, first, last, row0, row1, x0, dx, y0, dy
                 image[j, i, 1] += green * w
                 image[j, i, 2] += blue * w
                 image[j, i, 3] += w
+    if eight:
+        quantize(image, pixels, row0, row1)
 
 
 def splat_params(viewport, diameter: float, look: DotLook | None, colours: DotColours | None, clock: float,
@@ -618,12 +623,14 @@ class Splat:
         if total > len(self.order):
             self.order = np.zeros(max(total, 2 * len(self.order)), np.int32)
             total = _splat_bin(box, SPLAT_BAND_ROWS, self.starts, self.order)
-        image, s = self.canvas.image, self.starts
+        image, s, eight = self.canvas.image, self.starts, self.canvas.eight
+        pixels = self.canvas.pixels if eight else np.zeros((0, 0, 4), np.uint8)
         square = p[P_SQUARE] == 1.0
-        split.run((_splat_band, (image, self.dots, self.box, self.order, s[b], s[b + 1], b * SPLAT_BAND_ROWS,
-                                 min(h, (b + 1) * SPLAT_BAND_ROWS), v.x0, v.dx, v.y0, v.dy, square))
+        split.run((_splat_band, (image, pixels, eight, self.dots, self.box, self.order, s[b], s[b + 1],
+                                 b * SPLAT_BAND_ROWS, min(h, (b + 1) * SPLAT_BAND_ROWS), v.x0, v.dx, v.y0, v.dy,
+                                 square))
                   for b in range(bands))
-        self.canvas.upload()
+        self.canvas.upload(quantized=eight)
         self.paints += 1
         return True
 
@@ -645,7 +652,8 @@ class DrawDots:
                 _splat_setup(one, one, np.zeros((1, 3), np.float32), one, np.zeros(P_COUNT), 0.5, 1.0, 3.5, -1.0, 4, 4,
                              dots, box, 0, 1)
                 _splat_bin(box, SPLAT_BAND_ROWS, starts, order)
-                _splat_band(image, dots, box, order, 0, 1, 0, 4, 0.5, 1.0, 3.5, -1.0, False)
+                _splat_band(image, np.zeros((4, 4, 4), np.uint8), True, dots, box, order, 0, 1, 0, 4, 0.5, 1.0, 3.5,
+                            -1.0, False)
                 return
 
     def draw(self, frame, layer_name: str, ctx) -> None:

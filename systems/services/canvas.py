@@ -14,6 +14,15 @@ ONE_MINUS_SRC_ALPHA), which equals blending each painted primitive "over" in tur
 Row 0 of `Canvas.image` is the bottom row of the covered rectangle (GL's order), so the
 image uploads as it is. Its buffers are reused frame to frame (regrown only when a larger
 rectangle comes) and bounded by MAX_PIXELS.
+
+Into an 8-bit framebuffer (the window's, `Offscreen`'s) the image goes up as 8-bit RGBA
+(`Canvas.pixels`, filled by `quantize` as the GPU rounds a float to an 8-bit channel): a
+quarter of the bytes, and llvmpipe composites it for ~30 % less (measured 2026-12-01 at
+1280×720: upload 2.9 → 0.8 ms, composite 10.5 → 7.3 ms CPU, load 4-5). The picture moves by
+at most a level from the float upload's: each premultiplied channel and alpha are rounded once
+before the blend instead of after it. A float framebuffer gets the float image, unrounded.
+A painter that fills `pixels` itself (the dot splat, band by band while its rows are hot)
+says so to `upload`.
 """
 from __future__ import annotations
 
@@ -21,8 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-MAX_PIXELS = 8192 * 1024   # pixels a canvas may hold (16 B each: 128 MiB): an Offscreen band (8192 px wide, 1024
-                           # rows) or a 3840×2160 window; a bigger viewport is left to the GPU path
+from ropework.systems.services import split
+from ropework.systems.services.kernels import kernel
+
+MAX_PIXELS = 8192 * 1024   # pixels a canvas may hold (16 B each and 4 for the 8-bit copy: 160 MiB): an Offscreen band
+                           # (8192 px wide, 1024 rows) or a 3840×2160 window; a bigger viewport is left to the GPU path
 
 # A full-viewport blit (the canvas here, the dot grid's sleep cache): one triangle over the viewport,
 # texture coordinates 0..1 across it, the texture at unit 0 as it is.
@@ -43,6 +55,28 @@ in vec2 v_uv;
 out vec4 out_colour;
 void main() { out_colour = texture(u_src, v_uv); }
 """
+
+
+QUANTIZE_ROWS = 64   # rows per job of `Canvas.upload`'s conversion to 8 bits (both threads share it)
+
+
+@kernel(error_model="numpy", fastmath=True)
+def quantize(image, pixels, row0, row1):
+    """Rows row0..row1-1 of ``image`` (float32[h, w, 4]) into ``pixels`` (uint8[h, w, 4]) as GL stores
+    a float in an 8-bit normalised channel: clamped to 0..1, times 255, rounded to nearest."""
+    w = image.shape[1]
+    zero, one, scale, half = np.float32(0.0), np.float32(1.0), np.float32(255.0), np.float32(0.5)
+    for j in range(row0, row1):
+        src = image[j].reshape(w * 4)
+        dst = pixels[j].reshape(w * 4)
+        for i in range(w * 4):
+            dst[i] = np.uint8(min(max(src[i], zero), one) * scale + half)
+
+
+def eight_bit(fbo) -> bool:
+    """Whether ``fbo`` keeps 8 bits a channel (the window's framebuffer, an RGBA8 texture)."""
+    attached = fbo.color_attachments
+    return not attached or attached[0].dtype == "f1"
 
 
 @dataclass(frozen=True)
@@ -88,6 +122,9 @@ class Canvas:
         self.view: View | None = None    # what `image` covers, set by `begin`
         self.image = np.zeros((0, 0, 4), np.float32)   # float32[h, w, 4] premultiplied RGBA, row 0 at the bottom
         self._store = np.zeros(0, np.float32)          # the buffer `image` is a view of, regrown only upwards
+        self.eight = True                               # whether the bound framebuffer is 8-bit (set by `begin`)
+        self.pixels = np.zeros((0, 0, 4), np.uint8)     # uint8[h, w, 4]: `image` rounded, what goes up when `eight`
+        self._store8 = np.zeros(0, np.uint8)
 
     def region(self, scene_size) -> View | None:
         """The view of the bound framebuffer's viewport; None when it covers nothing or more than MAX_PIXELS."""
@@ -108,6 +145,11 @@ class Canvas:
         if self._store.size < w * h * 4:
             self._store = np.zeros(w * h * 4, np.float32)
         self.image = self._store[:w * h * 4].reshape(h, w, 4)
+        self.eight = eight_bit(self.ctx.fbo)
+        if self.eight:
+            if self._store8.size < w * h * 4:
+                self._store8 = np.zeros(w * h * 4, np.uint8)
+            self.pixels = self._store8[:w * h * 4].reshape(h, w, 4)
         if clear:
             self.image.fill(0.0)
         self.view = v
@@ -118,14 +160,22 @@ class Canvas:
         self.upload()
         self.composite()
 
-    def upload(self) -> None:
+    def upload(self, quantized: bool = False) -> None:
+        """Send the picture to the texture: `pixels` into an 8-bit framebuffer (converted from `image`
+        here unless ``quantized``: the painter filled it), else `image`."""
         h, w = self.image.shape[:2]
-        if self.texture is None or self.texture.size != (w, h):
+        dtype = "f1" if self.eight else "f4"
+        if self.texture is None or self.texture.size != (w, h) or self.texture.dtype != dtype:
             if self.texture is not None:
                 self.texture.delete()
-            self.texture = self.ctx.texture((w, h), components=4, dtype="f4")
+            self.texture = self.ctx.texture((w, h), components=4, dtype=dtype)
             self.texture.filter = self.ctx.NEAREST, self.ctx.NEAREST   # texel centres land on pixel centres
-        self.texture.write(self.image)
+        if not self.eight:
+            self.texture.write(self.image)
+            return
+        if not quantized:
+            split.run((quantize, (self.image, self.pixels, a, b)) for a, b in split.pieces(h, QUANTIZE_ROWS))
+        self.texture.write(self.pixels)
 
     def composite(self) -> None:
         """Draw the last uploaded image over the rectangle it covers (again, for a cached image):
@@ -149,3 +199,5 @@ class Canvas:
             self.texture = None
         self._store = np.zeros(0, np.float32)
         self.image = np.zeros((0, 0, 4), np.float32)
+        self._store8 = np.zeros(0, np.uint8)
+        self.pixels = np.zeros((0, 0, 4), np.uint8)
