@@ -469,7 +469,10 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
     `_LOOK_FS` computes. "Over" is associative, so the dots go front to back, each "under" what
     is there (colour += c·a·(1 − A), A += a·(1 − A)) — the same picture to float rounding — and a
     pixel already OPAQUE is left alone: in a dense grid most of a dot is covered by the dots drawn
-    after it, and a row's run is trimmed at both ends to where something still shows.
+    after it, and a row's run is trimmed at both ends to where something still shows. A grid's dots
+    go left to right, so front to back a row fills from the right: each row remembers where its
+    solid right part begins, and a dot's row inside it is skipped before its span is computed
+    (5-10 % of the kernel, the same bits).
 
     A row visits only the pixel centres where the dot can reach half a colour level (those its
     fragment shader would not discard): the capsule of radius r + edge around its segment (a
@@ -480,6 +483,7 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
     they are still in this core's cache, for an 8-bit framebuffer."""
     image[row0:row1] = 0.0                  # this band's rows: cleared here, by the thread that paints them
     run = np.zeros(image.shape[1] + LANES, np.float32)
+    solid = np.full(row1 - row0, image.shape[1], np.int64)   # per row: every pixel from here right is OPAQUE
     zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
     fdx = F4(dx)
     inv_dx = 1.0 / dx
@@ -494,6 +498,9 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
         disc = not square and half <= DISC_HALF
         round_ = big + half                         # a capsule this short lies inside one disc of this radius
         for j in range(max(box[k, 2], row0), min(box[k, 3], row1 - 1) + 1):
+            right = solid[j - row0]
+            if right <= box[k, 0]:                  # the box's row is covered: no span, no scan
+                continue
             ry = F4(y0 + j * dy - cy)
             if disc:                                # the common dot: round and (nearly) still
                 if abs(ry) > round_:
@@ -510,7 +517,7 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         q = np.sqrt(big * big - t * t)
                         lo, hi = min(lo, F4(end) * sx - q), max(hi, F4(end) * sx + q)
             i0 = max(box[k, 0], int(np.ceil((cx + lo - x0) * inv_dx)))
-            i1 = min(box[k, 1], int(np.floor((cx + hi - x0) * inv_dx)))
+            i1 = min(box[k, 1], right - 1, int(np.floor((cx + hi - x0) * inv_dx)))
             while i0 <= i1 and image[j, i0, 3] >= OPAQUE:     # covered already by the dots drawn over it
                 i0 += 1
             while i1 >= i0 and image[j, i1, 3] >= OPAQUE:
@@ -552,6 +559,10 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                 image[j, i, 1] += green * w
                 image[j, i, 2] += blue * w
                 image[j, i, 3] += w
+            if i1 + 1 == right:                     # the run reached the solid part: it may have grown
+                while right > 0 and image[j, right - 1, 3] >= OPAQUE:
+                    right -= 1
+                solid[j - row0] = right
     if eight:
         quantize(image, pixels, row0, row1)
 
