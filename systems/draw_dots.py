@@ -479,9 +479,15 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
     circle), or its quad (a square). The alphas of a row's run are computed first, in float32
     like the GPU, into a scratch row (a loop the compiler vectorises), then blended.
 
-    ``eight``: the rows are then rounded into ``pixels`` (uint8[h, w, 4], `canvas.quantize`) while
-    they are still in this core's cache, for an 8-bit framebuffer."""
-    image[row0:row1] = 0.0                  # this band's rows: cleared here, by the thread that paints them
+    ``eight`` (an 8-bit framebuffer): the band is painted into a scratch of its own instead — the
+    same few hundred kB for every band this thread paints, so it stays in the core's cache where
+    the image's rows would come cold from memory — and rounded from there into ``pixels``
+    (uint8[h, w, 4], `canvas.quantize`); ``image`` is left as it was."""
+    if eight:       # the band in a scratch of its own, reused by this thread band after band: warm in its cache
+        rows = np.zeros((row1 - row0, image.shape[1], 4), np.float32)
+    else:           # the float picture is the image itself: this band's rows, cleared by the thread that paints them
+        rows = image[row0:row1]
+        rows[:] = 0.0
     run = np.zeros(image.shape[1] + LANES, np.float32)
     solid = np.full(row1 - row0, image.shape[1], np.int64)   # per row: every pixel from here right is OPAQUE
     zero, one, half_px, invisible = F4(0.0), F4(1.0), F4(0.5), F4(INVISIBLE)
@@ -518,9 +524,9 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         lo, hi = min(lo, F4(end) * sx - q), max(hi, F4(end) * sx + q)
             i0 = max(box[k, 0], int(np.ceil((cx + lo - x0) * inv_dx)))
             i1 = min(box[k, 1], right - 1, int(np.floor((cx + hi - x0) * inv_dx)))
-            while i0 <= i1 and image[j, i0, 3] >= OPAQUE:     # covered already by the dots drawn over it
+            while i0 <= i1 and rows[j - row0, i0, 3] >= OPAQUE:     # covered already by the dots drawn over it
                 i0 += 1
-            while i1 >= i0 and image[j, i1, 3] >= OPAQUE:
+            while i1 >= i0 and rows[j - row0, i1, 3] >= OPAQUE:
                 i1 -= 1
             if i0 > i1:
                 continue
@@ -552,19 +558,20 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha
                         run[c + l] = a if a >= invisible else zero
+            out = rows[j - row0]
             for l in range(i1 - i0 + 1):            # "under": what shows through the dots above
                 i = i0 + l
-                w = run[l] * (one - image[j, i, 3])
-                image[j, i, 0] += red * w
-                image[j, i, 1] += green * w
-                image[j, i, 2] += blue * w
-                image[j, i, 3] += w
+                w = run[l] * (one - out[i, 3])
+                out[i, 0] += red * w
+                out[i, 1] += green * w
+                out[i, 2] += blue * w
+                out[i, 3] += w
             if i1 + 1 == right:                     # the run reached the solid part: it may have grown
-                while right > 0 and image[j, right - 1, 3] >= OPAQUE:
+                while right > 0 and rows[j - row0, right - 1, 3] >= OPAQUE:
                     right -= 1
                 solid[j - row0] = right
     if eight:
-        quantize(image, pixels, row0, row1)
+        quantize(rows, pixels[row0:row1], 0, row1 - row0)
 
 
 def splat_params(viewport, diameter: float, look: DotLook | None, colours: DotColours | None, clock: float,

@@ -1,0 +1,103 @@
+"""The dense dot grid's CPU splat, phase by phase, and its 8-bit upload against the float one.
+
+    .venv/bin/python -m bench.splat                  # 120 frames of the 100,000-dot look grid (bench.frames' dots100k)
+    .venv/bin/python -m bench.splat --frames 300
+
+The grid and its hand are bench.frames' ``dots100k`` row (swell, glow and streaks, the dot
+grid's gallery script, 1280×720, drawn into `ropework.render.Offscreen`). Frames alternate
+between the canvas's 8-bit upload (what an 8-bit framebuffer gets) and the float upload
+(`canvas.eight_bit` answering False: what every framebuffer got before), so both see the
+same machine; for each the median draw time (wall, and CPU of the whole process: both
+splat threads and llvmpipe's) and the median wall / CPU of each phase of a paint — the
+per-dot setup, the band lists, the bands (painted and, 8-bit, rounded), the upload, the
+composite (each upload and composite followed by ``ctx.finish()``). With the 1-minute load
+average. Run by hand, never as a test.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("ARCADE_HEADLESS", "1")   # before anything imports arcade
+
+from bench import levels as gen  # noqa: E402
+from bench.frames import SIZE, driver  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+WARMUP = 30   # frames before timing: the kernels compiled, the hand in the grid
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.splat", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--frames", type=int, default=120, help="timed frames, half of them each way")
+    args = ap.parse_args(argv)
+    from ropework.render import Offscreen, headless_window
+    from ropework.scene import Scene
+    from ropework.systems import draw_dots
+    from ropework.systems.services import canvas, split
+    ctx = headless_window(*SIZE).ctx
+    off = Offscreen(ctx, SIZE)
+    with tempfile.TemporaryDirectory(prefix="ropework-splat-") as tmp:
+        level = gen.write(Path(tmp) / "dots100k.toml",
+                          gen.dot_level(gen.gap_for(gen.BIG_DOTS, SIZE)) + gen.DOT_LOOK)
+        scene = Scene.load(level, size=SIZE)
+    drive = driver(scene, ROOT / "levels" / "dotgrid.toml")
+    phases: dict = {}
+    way = ["8-bit"]
+
+    def timed(name, fn, finish=False):
+        def call(*a, **k):
+            t, c = time.perf_counter(), time.process_time()
+            out = fn(*a, **k)
+            if finish:
+                ctx.finish()
+            phases.setdefault((way[0], name), []).append((time.perf_counter() - t, time.process_time() - c))
+            return out
+        return call
+
+    def run(jobs):
+        jobs = list(jobs)
+        timed(jobs[0][0].py_func.__name__.strip("_"), split.run)(jobs)
+
+    draw_dots.split = types.SimpleNamespace(run=run, pieces=split.pieces)   # this module's view of split only
+    for name in ("_splat_bin",):
+        setattr(draw_dots, name, timed(name.strip("_"), getattr(draw_dots, name)))
+    canvas.Canvas.upload = timed("upload", canvas.Canvas.upload, finish=True)
+    canvas.Canvas.composite = timed("composite", canvas.Canvas.composite, finish=True)
+    eight = canvas.eight_bit
+    try:
+        for f in range(WARMUP + args.frames):
+            drive(f)
+            scene.step(1)
+            way[0] = "8-bit" if f % 2 else "float"
+            canvas.eight_bit = eight if f % 2 else (lambda fbo: False)
+            if f == WARMUP:
+                phases.clear()
+            timed("draw", lambda: (off.render(scene), ctx.finish()))()
+    finally:
+        canvas.eight_bit = eight
+        scene.close()
+    print(f"100,000-dot look grid, {args.frames} frames alternating, 1-minute load {os.getloadavg()[0]:.2f}")
+    print("  ms, median: wall / process CPU")
+    names = list(dict.fromkeys(n for _, n in phases))
+    print("  " + " " * 7 + "".join(f"{n:>18s}" for n in names))
+    for w in ("8-bit", "float"):
+        cells = []
+        for n in names:
+            xs = phases.get((w, n), [])
+            cells.append(f"{statistics.median(a for a, _ in xs) * 1e3:8.2f} /{statistics.median(b for _, b in xs) * 1e3:6.2f}"
+                         if xs else " " * 16)
+        print(f"  {w:7s}" + "".join(f"{c:>18s}" for c in cells))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
