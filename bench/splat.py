@@ -1,13 +1,13 @@
 """The dense dot grid's CPU splat, phase by phase, and its 8-bit upload against the float one.
 
-    .venv/bin/python -m bench.splat                  # 120 frames of the 100,000-dot look grid (bench.frames' dots100k)
+    .venv/bin/python -m bench.splat                  # 200 frames of the 100,000-dot look grid (bench.frames' dots100k)
     .venv/bin/python -m bench.splat --frames 300
 
 The grid and its hand are bench.frames' ``dots100k`` row (swell, glow and streaks, the dot
-grid's gallery script, 1280×720, drawn into `ropework.render.Offscreen`). Frames alternate
-between the canvas's 8-bit upload (what an 8-bit framebuffer gets) and the float upload
-(`canvas.eight_bit` answering False: what every framebuffer got before), so both see the
-same machine; for each the median draw time (wall, and CPU of the whole process: both
+grid's gallery script, 1280×720, drawn into `ropework.render.Offscreen`). Blocks of BLOCK frames
+alternate between the canvas's 8-bit upload (what an 8-bit framebuffer gets) and the float
+upload (`canvas.eight_bit` answering False: what every framebuffer got before), so both see
+the same machine (a block's first frame, which remakes the texture, is not counted); for each the median draw time (wall, and CPU of the whole process: both
 splat threads and llvmpipe's) and the median wall / CPU of each phase of a paint — the
 per-dot setup, the band lists, the bands (painted and, 8-bit, rounded), the upload, the
 composite (each upload and composite followed by ``ctx.finish()``). With the 1-minute load
@@ -33,11 +33,12 @@ from bench.frames import SIZE, driver  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WARMUP = 30   # frames before timing: the kernels compiled, the hand in the grid
+BLOCK = 10    # frames drawn one way before switching; the first of each block is not counted (its texture is remade)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.splat", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--frames", type=int, default=120, help="timed frames, half of them each way")
+    ap.add_argument("--frames", type=int, default=200, help="frames after the warm-up, half of them each way")
     args = ap.parse_args(argv)
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
@@ -77,10 +78,13 @@ def main(argv=None) -> int:
         for f in range(WARMUP + args.frames):
             drive(f)
             scene.step(1)
-            way[0] = "8-bit" if f % 2 else "float"
-            canvas.eight_bit = eight if f % 2 else (lambda fbo: False)
+            block, first = divmod(f, BLOCK)
+            way[0] = "8-bit" if block % 2 else "float"
+            canvas.eight_bit = eight if block % 2 else (lambda fbo: False)
             if f == WARMUP:
                 phases.clear()
+            if first == 0 or f < WARMUP:
+                way[0] = "skip"
             timed("draw", lambda: (off.render(scene), ctx.finish()))()
     finally:
         canvas.eight_bit = eight
