@@ -16,13 +16,14 @@ image uploads as it is. Its buffers are reused frame to frame (regrown only when
 rectangle comes) and bounded by MAX_PIXELS.
 
 Into an 8-bit framebuffer (the window's, `Offscreen`'s) the image goes up as 8-bit RGBA
-(`Canvas.pixels`, filled by `quantize` as the GPU rounds a float to an 8-bit channel): a
-quarter of the bytes, and llvmpipe composites it for ~30 % less (measured 2026-12-01 at
-1280×720: upload 2.9 → 0.8 ms, composite 10.5 → 7.3 ms CPU, load 4-5). The picture moves by
-at most a level from the float upload's: each premultiplied channel and alpha are rounded once
-before the blend instead of after it. A float framebuffer gets the float image, unrounded.
-A painter that fills `pixels` itself (the dot splat, band by band while its rows are hot)
-says so to `upload`.
+(`Canvas.pixels`, filled by `quantize` as GL rounds a float into an 8-bit channel): a quarter
+of the bytes. Measured 2026-12-01 at 1280×720 (CPU ms, load 4-7): a random image's upload
+2.9 → 0.8 and composite 10.5 → 7.3 alone; in the 100,000-dot grid's frame (`python -m
+bench.splat`) upload 4.1 → 2.4, composite 7.8 → 7.4. The picture moves by about a level at
+most from the float upload's (each premultiplied channel and alpha rounded once before the
+blend, ±½ level each; the 100,000-dot grid and rope pictures: 1 level at a few pixels). A
+float framebuffer gets the float image, unrounded. A painter that fills `pixels` itself (the
+dot splat, from a scratch band that stays in its core's cache) says so to `upload`.
 """
 from __future__ import annotations
 
