@@ -39,6 +39,9 @@ BLOCK = 10    # frames drawn one way before switching; the first of each block i
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.splat", description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=200, help="frames after the warm-up, half of them each way")
+    ap.add_argument("--against", choices=("quad", "float"), default="quad",
+                    help="what the 8-bit read-back-and-blit composite alternates with: the 8-bit image's blended quad "
+                         "(default), or the float upload and its quad")
     args = ap.parse_args(argv)
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
@@ -52,7 +55,7 @@ def main(argv=None) -> int:
         scene = Scene.load(level, size=SIZE)
     drive = driver(scene, ROOT / "levels" / "dotgrid.toml")
     phases: dict = {}
-    way = ["8-bit"]
+    way = ["blit"]
 
     def timed(name, fn, finish=False):
         def call(*a, **k):
@@ -73,27 +76,31 @@ def main(argv=None) -> int:
         setattr(draw_dots, name, timed(name.strip("_"), getattr(draw_dots, name)))
     canvas.Canvas.upload = timed("upload", canvas.Canvas.upload, finish=True)
     canvas.Canvas.composite = timed("composite", canvas.Canvas.composite, finish=True)
-    eight = canvas.eight_bit
+    eight, blittable = canvas.eight_bit, canvas.Canvas._blittable
+    other = "quad" if args.against == "quad" else "float"
     try:
         for f in range(WARMUP + args.frames):
             drive(f)
             scene.step(1)
             block, first = divmod(f, BLOCK)
-            way[0] = "8-bit" if block % 2 else "float"
-            canvas.eight_bit = eight if block % 2 else (lambda fbo: False)
+            way[0] = "blit" if block % 2 else other
+            if args.against == "float":
+                canvas.eight_bit = eight if block % 2 else (lambda fbo: False)
+            else:
+                canvas.Canvas._blittable = blittable if block % 2 else (lambda self: False)
             if f == WARMUP:
                 phases.clear()
             if first == 0 or f < WARMUP:
                 way[0] = "skip"
             timed("draw", lambda: (off.render(scene), ctx.finish()))()
     finally:
-        canvas.eight_bit = eight
+        canvas.eight_bit, canvas.Canvas._blittable = eight, blittable
         scene.close()
     print(f"100,000-dot look grid, {args.frames} frames alternating, 1-minute load {os.getloadavg()[0]:.2f}")
     print("  ms, median: wall / process CPU")
     names = list(dict.fromkeys(n for _, n in phases))
     print("  " + " " * 7 + "".join(f"{n:>18s}" for n in names))
-    for w in ("8-bit", "float"):
+    for w in ("blit", other):
         cells = []
         for n in names:
             xs = phases.get((w, n), [])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ropework.render import Offscreen
-from ropework.systems.services.canvas import MAX_PIXELS, Canvas, view
+from ropework.systems.services.canvas import MAX_PIXELS, Canvas, over, view
 
 
 class Painter:
@@ -156,3 +156,65 @@ def test_an_8_bit_picture_gets_the_image_rounded_once_a_float_one_unrounded(gl_w
     fbo.color_attachments[0].delete()
     fbo.delete()
     assert scene.canvas.texture.dtype == "f4" and np.abs(img - exact).max() < 1e-3
+
+
+def test_over_is_gls_8_bit_blend_rounded_to_nearest():
+    """`over` (two channels at a time in a uint32) is s + round(u·(255 − a)/255) for every channel, exactly."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (30, 50, 1))
+    src = np.concatenate([rng.integers(0, a + 1, (30, 50, 3)), a], axis=2).astype(np.uint8)  # premultiplied: c <= a
+    under = rng.integers(0, 256, (30, 50, 4)).astype(np.uint8)
+    out = np.zeros_like(src)
+    over(src, under, out, 0, 30)
+    k = 255 - src[..., 3:].astype(int)
+    exact = src.astype(int) + np.floor(under.astype(int) * k / 255.0 + 0.5).astype(int)
+    assert np.array_equal(out, exact)
+
+
+def test_the_read_back_and_blit_composite_is_the_blended_quads_picture(gl_window):
+    """Over whatever is already in the framebuffer (here a different colour at every pixel, partly
+    transparent), the read-back-and-blit composite makes the blended quad's picture — to the bit but
+    for a level at ~0.02 % of channels, where llvmpipe's 8-bit multiply rounds the other way — through a viewport that covers part of the framebuffer; a scissor, which a blit
+    would not clip like the quad, takes the quad."""
+    ctx = gl_window.ctx
+    rng = np.random.default_rng(5)
+    under = rng.integers(0, 256, (60, 120, 4)).astype(np.uint8)
+    alpha = rng.random((40, 100, 1)).astype(np.float32)
+    colour = (rng.random((40, 100, 3)) * alpha).astype(np.float32)
+    pictures = []
+    for blit in (True, False):
+        fbo = ctx.framebuffer(color_attachments=[ctx.texture((120, 60), components=4)])
+        fbo.color_attachments[0].write(under)
+        canvas = Canvas(ctx)
+        if not blit:
+            canvas._blittable = lambda: False
+        with fbo.activate():
+            ctx.viewport = (10, 5, 100, 40)
+            canvas.begin((100, 40))
+            canvas.image[..., :3], canvas.image[..., 3:] = colour, alpha
+            canvas.show()
+            ctx.viewport = (0, 0, 120, 60)
+            pictures.append(np.frombuffer(fbo.read(components=4), np.uint8).reshape(60, 120, 4))
+        assert canvas.blits == blit
+        canvas.release()
+        fbo.color_attachments[0].delete()
+        fbo.delete()
+    d = np.abs(pictures[0].astype(int) - pictures[1])
+    assert d.max() <= 1 and (d > 0).mean() < 1e-3, (d.max(), (d > 0).mean())
+    outside = np.ones((60, 120), bool)
+    outside[5:45, 10:110] = False
+    assert np.array_equal(pictures[0][outside], under[outside]) and not np.array_equal(pictures[0], under)
+    canvas = Canvas(ctx)
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture((120, 60), components=4)])
+    with fbo.activate():
+        ctx.viewport = (0, 0, 120, 60)
+        ctx.scissor = (0, 0, 60, 60)
+        try:
+            canvas.begin((120, 60))
+            canvas.show()
+        finally:
+            ctx.scissor = None
+    assert canvas.blits == 0
+    canvas.release()
+    fbo.color_attachments[0].delete()
+    fbo.delete()
