@@ -220,9 +220,14 @@ class Canvas:
 
     def _blittable(self) -> bool:
         """Whether the bound framebuffer can take the picture by read-back and blit: 8 bits a channel,
-        one sample a pixel, no scissor (a blit would honour it, as a quad does, but keep it simple)."""
+        one sample a pixel, no scissor (a blit would honour it, as a quad does, but keep it simple), and
+        the image's rectangle inside it."""
         ctx = self.ctx
         if not self.eight or ctx.scissor is not None or not eight_bit(ctx.fbo):
+            return False
+        x, y, w, h = self.view.rect
+        fw, fh = ctx.fbo.size
+        if x + w > fw or y + h > fh:    # an image kept from another framebuffer: the quad, which GL clips
             return False
         from pyglet import gl
         samples = gl.GLint(0)
@@ -237,21 +242,35 @@ class Canvas:
         if self.under.shape[:2] != (h, w):
             self.under = np.zeros((h, w, 4), np.uint8)
             self.blended = np.zeros((h, w, 4), np.uint8)
-        if self.blend_fbo is None or self.blend_fbo.size != (w, h):
-            if self.blend_fbo is not None:
-                self._drop_blend()
-            self.blend_fbo = ctx.framebuffer(color_attachments=[ctx.texture((w, h), components=4, dtype="f1")])
         target = ctx.fbo
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.glo)
         gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 4)
         gl.glReadPixels(x, y, w, h, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, self.under.ctypes.data)
         split.run((over, (self.pixels, self.under, self.blended, a, b)) for a, b in split.pieces(h, QUANTIZE_ROWS))
+        texture = self._direct(target)
+        if texture is not None:
+            texture.write(self.blended, viewport=(x, y, w, h))    # an Offscreen's texture: straight in, no blit
+            self.blits += 1
+            return
+        if self.blend_fbo is None or self.blend_fbo.size != (w, h):     # the window's framebuffer: by a blit
+            if self.blend_fbo is not None:
+                self._drop_blend()
+            self.blend_fbo = ctx.framebuffer(color_attachments=[ctx.texture((w, h), components=4, dtype="f1")])
         self.blend_fbo.color_attachments[0].write(self.blended)
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.blend_fbo.glo)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target.glo)
         gl.glBlitFramebuffer(0, 0, w, h, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, target.glo)
         self.blits += 1
+
+    @staticmethod
+    def _direct(target):
+        """The RGBA8 texture ``target`` draws into, which the picture can be written into (None: the window's
+        framebuffer, or more than one attachment: blit)."""
+        attached = target.color_attachments
+        if len(attached) == 1 and attached[0].components == 4 and attached[0].dtype == "f1":
+            return attached[0]
+        return None
 
     def _drop_blend(self) -> None:
         for tex in self.blend_fbo.color_attachments:

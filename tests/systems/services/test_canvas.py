@@ -171,34 +171,55 @@ def test_over_is_gls_8_bit_blend_rounded_to_nearest():
     assert np.array_equal(out, exact)
 
 
-def test_the_read_back_and_blit_composite_is_the_blended_quads_picture(gl_window):
+@pytest.mark.parametrize("target", ["texture", "blit", "window"])
+def test_the_read_back_composite_is_the_blended_quads_picture(gl_window, target):
     """Over whatever is already in the framebuffer (here a different colour at every pixel, partly
-    transparent), the read-back-and-blit composite makes the blended quad's picture — to the bit but
-    for a level at ~0.02 % of channels, where llvmpipe's 8-bit multiply rounds the other way — through a viewport that covers part of the framebuffer; a scissor, which a blit
-    would not clip like the quad, takes the quad."""
+    transparent), the read-back composite — written straight into a framebuffer's texture, or blitted
+    (the window's framebuffer's way; here into a texture's) — makes the blended quad's picture, to the bit but for a level at
+    ~0.02 % of channels, where llvmpipe's 8-bit multiply rounds the other way, through a viewport that
+    covers part of the framebuffer. The test window's framebuffer has 4 samples a pixel, which a blit
+    cannot write: it takes the quad, as a scissor does (a blit would not clip like the quad)."""
     ctx = gl_window.ctx
     rng = np.random.default_rng(5)
     under = rng.integers(0, 256, (60, 120, 4)).astype(np.uint8)
     alpha = rng.random((40, 100, 1)).astype(np.float32)
     colour = (rng.random((40, 100, 3)) * alpha).astype(np.float32)
+    source = ctx.framebuffer(color_attachments=[ctx.texture((120, 60), components=4)])
+    source.color_attachments[0].write(under)
     pictures = []
     for blit in (True, False):
-        fbo = ctx.framebuffer(color_attachments=[ctx.texture((120, 60), components=4)])
-        fbo.color_attachments[0].write(under)
+        fbo = ctx.screen if target == "window" else ctx.framebuffer(
+            color_attachments=[ctx.texture((120, 60), components=4)])
         canvas = Canvas(ctx)
+        if target == "blit":
+            canvas._direct = lambda target: None
         if not blit:
             canvas._blittable = lambda: False
         with fbo.activate():
+            ctx.viewport = (0, 0, 120, 60)
+            if target != "window":
+                fbo.color_attachments[0].write(under)
+            else:
+                from pyglet import gl
+                gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, source.glo)
+                gl.glBlitFramebuffer(0, 0, 120, 60, 0, 0, 120, 60, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo.glo)
+            assert np.array_equal(np.frombuffer(fbo.read(viewport=(0, 0, 120, 60), components=4), np.uint8).reshape(60, 120, 4), under)
             ctx.viewport = (10, 5, 100, 40)
             canvas.begin((100, 40))
             canvas.image[..., :3], canvas.image[..., 3:] = colour, alpha
             canvas.show()
             ctx.viewport = (0, 0, 120, 60)
-            pictures.append(np.frombuffer(fbo.read(components=4), np.uint8).reshape(60, 120, 4))
-        assert canvas.blits == blit
+            pictures.append(np.frombuffer(fbo.read(viewport=(0, 0, 120, 60), components=4), np.uint8).reshape(60, 120, 4))
+        blits = blit and target != "window"
+        assert canvas.blits == blits
+        assert (canvas.blend_fbo is not None) == (blits and target == "blit")   # the blit's source, only for it
         canvas.release()
-        fbo.color_attachments[0].delete()
-        fbo.delete()
+        if target != "window":
+            fbo.color_attachments[0].delete()
+            fbo.delete()
+    source.color_attachments[0].delete()
+    source.delete()
     d = np.abs(pictures[0].astype(int) - pictures[1])
     assert d.max() <= 1 and (d > 0).mean() < 1e-3, (d.max(), (d > 0).mean())
     outside = np.ones((60, 120), bool)
