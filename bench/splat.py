@@ -1,12 +1,16 @@
-"""The dense dot grid's CPU splat, phase by phase, and its 8-bit upload against the float one.
+"""The dense dot grid's CPU splat, phase by phase: its read-back composite against the blended quad (or
+the 8-bit upload against the float one).
 
     .venv/bin/python -m bench.splat                  # 200 frames of the 100,000-dot look grid (bench.frames' dots100k)
     .venv/bin/python -m bench.splat --frames 300
+    .venv/bin/python -m bench.splat --against float  # the 8-bit path against the float upload and its quad
 
 The grid and its hand are bench.frames' ``dots100k`` row (swell, glow and streaks, the dot
 grid's gallery script, 1280×720, drawn into `ropework.render.Offscreen`). Blocks of BLOCK frames
-alternate between the canvas's 8-bit upload (what an 8-bit framebuffer gets) and the float
-upload (`canvas.eight_bit` answering False: what every framebuffer got before), so both see
+alternate between the canvas's read-back composite ("blit": read the pixels under the image,
+blend on the CPU, write the result in) and the blended quad (`Canvas._blittable` answering
+False: what the 8-bit framebuffer got before) — or, ``--against float``, between the 8-bit
+upload and the float one (`canvas.eight_bit` answering False) — so both see
 the same machine (a block's first frame, which remakes the texture, is not counted); for each the median draw time (wall, and CPU of the whole process: both
 splat threads and llvmpipe's) and the median wall / CPU of each phase of a paint — the
 per-dot setup, the band lists, the bands (painted and, 8-bit, rounded), the upload, the
