@@ -27,11 +27,12 @@ dot splat, from a scratch band that stays in its core's cache) says so to `uploa
 
 Into an 8-bit framebuffer with one sample a pixel and no scissor, `composite` does not draw the
 blended quad: it reads the covered pixels back, blends the image "over" them on the CPU (`over`,
-GL's 8-bit blend rounded to nearest) and blits the opaque result in (glBlitFramebuffer). On
+GL's 8-bit blend rounded to nearest) and writes the result straight into the framebuffer's
+RGBA8 texture (`Offscreen`'s), or blits it in (glBlitFramebuffer: the window's framebuffer). On
 llvmpipe the full-viewport textured quad costs ~8 ms CPU at 1280×720 whatever its shader (its
 fragments), the read-back ~0.8, `over` ~1 (one thread), the texture write ~0.9 and the blit ~0.8.
-Measured 2026-12-01 in the 100,000-dot frame (`python -m bench.splat`, load 6-7): composite
-8.2 → 3.8 ms CPU. The picture is the quad's: equal in the shipped levels and the 100,000-dot grid,
+Measured 2026-12-01 in the 100,000-dot frame (`python -m bench.splat`): composite 8.2 → 3.8 ms
+CPU at load 6-7, 10.4 → 3.5 at load 3 (the draw 65.2 → 55.7). The picture is the quad's: equal in the shipped levels and the 100,000-dot grid,
 a level at ~0.02 % of channels over random pixels (where llvmpipe's multiply rounds the other way).
 It reads what is under the image, so whatever was drawn before shows through as with the quad.
 """
