@@ -6,6 +6,7 @@ import pytest
 from arcade.gl import Geometry
 
 from ropework.render import Offscreen
+from ropework.systems.services.canvas import Canvas
 from tests.dots import dot_level, grid
 
 SIZE = (800, 600)
@@ -23,6 +24,8 @@ def draw_calls(monkeypatch):
     calls = []
     real = Geometry.render
     monkeypatch.setattr(Geometry, "render", lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1])
+    blit = Canvas._blit          # a canvas composited by read-back and blit: one draw, without a Geometry
+    monkeypatch.setattr(Canvas, "_blit", lambda self: (calls.append(1), blit(self))[1])
     return calls
 
 
