@@ -28,19 +28,29 @@ def elements(scene) -> dict[str, int]:
 
 @contextmanager
 def count_draws():
-    """Count arcade.gl draw calls (``Geometry.render``) made inside the block: ``with count_draws() as n: ...; n[0]``."""
+    """Count draw calls made inside the block: ``with count_draws() as n: ...; n[0]``.
+
+    A draw call is an arcade.gl ``Geometry.render``, or a canvas composited by read-back
+    (`Canvas._blit`: the CPU blends the image over the pixels and writes or blits them in,
+    one draw without a Geometry; the dense dot grid's frame is one)."""
     from arcade.gl import Geometry
-    real = Geometry.render
+
+    from ropework.systems.services.canvas import Canvas
+    real, real_blit = Geometry.render, Canvas._blit
     calls = [0]
 
     def render(self, *args, **kwargs):
         calls[0] += 1
         return real(self, *args, **kwargs)
-    Geometry.render = render
+
+    def blit(self):
+        calls[0] += 1
+        return real_blit(self)
+    Geometry.render, Canvas._blit = render, blit
     try:
         yield calls
     finally:
-        Geometry.render = real
+        Geometry.render, Canvas._blit = real, real_blit
 
 
 class Rates:

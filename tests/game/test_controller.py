@@ -199,6 +199,19 @@ def test_element_counts_and_draw_calls(scenes, gl_window):
     assert calls[0] >= 1
 
 
+def test_a_splatted_dot_grid_counts_its_composite_as_a_draw_call(scenes, gl_window, tmp_path, monkeypatch):
+    """A dense grid painted on the CPU reaches the framebuffer in one read-back composite, without a
+    Geometry: the overlay says 1 draw call, not 0."""
+    from ropework.systems import draw_dots
+    from tests.dots import dot_level
+    monkeypatch.setattr(draw_dots, "splat_pays", lambda *a: True)
+    dots = scenes(dot_level(tmp_path, gap=12), size=(480, 270))
+    dots.step(2)
+    with count_draws() as calls:
+        Offscreen(gl_window.ctx, (480, 270)).render(dots)
+    assert calls[0] == 1
+
+
 @pytest.mark.parametrize("path", level.shipped(), ids=lambda p: p.stem)
 def test_resizing_relays_every_level_even_to_nothing(path, scenes, gl_window):
     scene = scenes(path, size=(640, 360))
