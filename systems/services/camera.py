@@ -6,9 +6,13 @@ float64 numpy; the GL side receives float32 copies of the matrices.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
+
+MEMO = 16   # matrices and bases kept by their inputs (a scene has a camera a 3D layer, seen at a size or two):
+            # the pointer's hover test asks for them every step, and they only change with the camera
 
 
 def perspective(fov_deg: float, aspect: float, near: float, far: float) -> np.ndarray:
@@ -22,14 +26,28 @@ def perspective(fov_deg: float, aspect: float, near: float, far: float) -> np.nd
     ])
 
 
+def _key(v) -> tuple[float, ...]:
+    return tuple(float(c) for c in v)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)     # shared by every caller with the same inputs
+    return a
+
+
 def basis(eye, target, up=(0.0, 1.0, 0.0)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(right, up, forward) unit vectors of a camera at ``eye`` looking at ``target``."""
+    """(right, up, forward) unit vectors of a camera at ``eye`` looking at ``target`` (read-only)."""
+    return _basis(_key(eye), _key(target), _key(up))
+
+
+@functools.lru_cache(maxsize=MEMO)
+def _basis(eye: tuple, target: tuple, up: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     eye, target, up = (np.asarray(v, np.float64) for v in (eye, target, up))
     fwd = target - eye
     fwd /= np.linalg.norm(fwd)
     right = np.cross(fwd, up)
     right /= np.linalg.norm(right)
-    return right, np.cross(right, fwd), fwd
+    return _frozen(right), _frozen(np.cross(right, fwd)), _frozen(fwd)
 
 
 def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
@@ -43,8 +61,14 @@ def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
 
 
 def view_projection(cam, width: float, height: float) -> np.ndarray:
-    """float64[4, 4]: world → clip for a `components.view3d.Camera` on a width×height viewport."""
-    return perspective(cam.fov, width / height, cam.near, cam.far) @ look_at(cam.eye, cam.target)
+    """float64[4, 4], read-only: world → clip for a `components.view3d.Camera` on a width×height viewport."""
+    return _view_projection(float(cam.fov), float(cam.near), float(cam.far), _key(cam.eye), _key(cam.target),
+                            float(width), float(height))
+
+
+@functools.lru_cache(maxsize=MEMO)
+def _view_projection(fov, near, far, eye, target, width, height) -> np.ndarray:
+    return _frozen(perspective(fov, width / height, near, far) @ look_at(eye, target))
 
 
 def ray(cam, width: float, height: float, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
@@ -69,7 +93,10 @@ def plane_point(cam, width: float, height: float, x: float, y: float, z: float =
 def project(cam, width: float, height: float, world: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pixels (float64[n, 2], y down) of world points float[n, 3], and their clip w (≤ 0: behind the eye)."""
     world = np.asarray(world, np.float64).reshape(-1, 3)
-    clip = np.c_[world, np.ones(len(world))] @ view_projection(cam, width, height).T
+    hom = np.empty((len(world), 4))
+    hom[:, :3] = world
+    hom[:, 3] = 1.0
+    clip = hom @ view_projection(cam, width, height).T
     w = clip[:, 3]
     safe = np.where(np.abs(w) < 1e-12, 1e-12, w)
     px = np.empty((len(world), 2))

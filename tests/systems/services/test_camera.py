@@ -40,3 +40,22 @@ def test_euler_xyz_is_rx_ry_rz_as_three_js():
     assert np.allclose(cam3.euler_xyz((0, 0, math.pi / 2)) @ [1, 0, 0], [0, 1, 0])
     assert np.allclose(cam3.euler_xyz((math.pi / 2, 0, 0)) @ [0, 1, 0], [0, 0, 1])
     assert np.allclose(r, cam3.euler_xyz((0.3, 0, 0)) @ cam3.euler_xyz((0, -0.7, 0)) @ cam3.euler_xyz((0, 0, 1.1)))
+
+
+def test_matrices_are_kept_by_the_cameras_values_and_cannot_be_changed_by_a_caller():
+    """The hover test asks for the view every step: a kept matrix is the same bits as a fresh one,
+    a camera moved in place gets its new matrix, and no caller can write into a kept one."""
+    cam = seed_camera()
+    fresh = cam3.perspective(cam.fov, W / H, cam.near, cam.far) @ cam3.look_at(cam.eye.copy(), cam.target.copy())
+    kept = cam3.view_projection(cam, W, H)
+    assert cam3.view_projection(cam, W, H) is kept and np.array_equal(kept, fresh)
+    with pytest.raises(ValueError):
+        kept[0, 0] = 0.0
+    for v in cam3.basis(cam.eye, cam.target):
+        assert not v.flags.writeable
+    cam.eye[0] = cam.target[0] = 4.0       # moved in place: the key is the values, not the array
+    moved = cam3.view_projection(cam, W, H)
+    assert not np.array_equal(moved, kept)
+    assert np.array_equal(moved, cam3.perspective(cam.fov, W / H, cam.near, cam.far) @ cam3.look_at(cam.eye, cam.target))
+    px, _ = cam3.project(cam, W, H, [[4.0, 0.0, 0.0]])
+    assert np.allclose(px, [[W / 2, H / 2]])
