@@ -69,14 +69,24 @@ class PointIndex:
         return found
 
 
+BOX_MARGIN = 1e-6   # px: pymunk's hull distance rounds a pixel a hair (~1e-13 px) outside to "inside";
+                    # past this margin it never does, so the bounding-box shortcut answers as pymunk would
+
+
 def inside_outline(outline: np.ndarray, x: float, y: float) -> bool:
     """Whether pixel (x, y) lies inside the convex hull of ``outline`` (float[k, 2], pixels).
 
     For pick proxies of 3D layers: a box projected to the screen is the convex hull
     of its eight projected corners, so a ray through (x, y) hits the box exactly
-    when this returns True. pymunk builds the hull (`Poly` takes any points).
+    when this returns True. pymunk builds the hull (`Poly` takes any points); a pixel
+    more than `BOX_MARGIN` outside the outline's bounding box is outside the hull, and is
+    answered without it (the hover test asks every step).
     """
+    outline = np.asarray(outline, np.float64)
+    lo, hi = outline.min(axis=0) - BOX_MARGIN, outline.max(axis=0) + BOX_MARGIN
+    if not (lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1]):
+        return False
     body = pymunk.Body(body_type=pymunk.Body.STATIC)
-    poly = pymunk.Poly(body, [(float(px), float(py)) for px, py in np.asarray(outline, np.float64)])
+    poly = pymunk.Poly(body, [(float(px), float(py)) for px, py in outline])
     poly.cache_bb()
     return poly.point_query((float(x), float(y))).distance <= 0.0
