@@ -148,12 +148,21 @@ def _printable_streams() -> None:
             pass
 
 
+PYGLET_FFMPEG = "pyglet.media.codecs.ffmpeg_lib"   # pyglet's FFmpeg loader, which `main` keeps from probing
+
+
 def main(argv=None) -> int:
     _printable_streams()
     # The toys make no sound: pyglet's silent driver, unless the user chose one. Loading the
     # OpenAL and PulseAudio drivers was ~0.13 s of every start. Only ropework's own command
     # sets it: a game that imports ropework as a library keeps its audio.
     os.environ.setdefault("PYGLET_AUDIO", "silent")
+    # Nor do they play media files, yet importing arcade has pyglet look for FFmpeg's libraries
+    # (`ldconfig -p` for each, and where one is missing a gcc and an ld run to search further:
+    # ≈ 0.1 CPU s and 0.15-0.5 s of wall clock every start). Marking its loader absent is
+    # Python's own "no such module": pyglet's probe says no FFmpeg at once (MP4 recording
+    # uses imageio-ffmpeg, not pyglet). The command's own process only, like the audio.
+    sys.modules.setdefault(PYGLET_FFMPEG, None)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     except LevelError as e:
