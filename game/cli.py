@@ -20,6 +20,18 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version is looked up when asked for (importlib.metadata), not on every start."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help="show program's version number and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ropework import __version__
+        print(f"ropework {__version__}")
+        parser.exit()
+
+
 def _size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"(\d{1,5})[xX](\d{1,5})", text)
     if not m or not (1 <= int(m.group(1)) <= 8192 and 1 <= int(m.group(2)) <= 8192):
@@ -53,7 +65,7 @@ def prog() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    from ropework import __version__, keys
+    from ropework import keys
     p = _Parser(prog=prog(),
                 description=f"ropework: interactive Verlet physics toys. Check level files: {prog()} validate "
                             f"FILE... (exit 0 if all load, else 2); print the systems a level runs: {prog()} "
@@ -61,7 +73,7 @@ def parser() -> argparse.ArgumentParser:
                 epilog=keys.epilog())
     p.add_argument("level", nargs="?", help="level file, or a shipped level's name or number from --list "
                    "(default: rope)")
-    p.add_argument("--version", action="version", version=f"ropework {__version__}")
+    p.add_argument("--version", action=_Version)
     p.add_argument("--list", action="store_true", help="list the shipped levels and exit")
     p.add_argument("--record", metavar="OUT", help="render off-screen to OUT.png (last frame), OUT.gif (every frame, "
                    "50 fps) or OUT.mp4 (every frame, 60 fps; needs the optional video extra)")
