@@ -160,7 +160,8 @@ def _printable_streams() -> None:
             pass
 
 
-PYGLET_FFMPEG = "pyglet.media.codecs.ffmpeg_lib"   # pyglet's FFmpeg loader, which `main` keeps from probing
+# pyglet's loaders of FFmpeg and of GdkPixbuf, which `main` keeps from probing for their libraries
+PYGLET_UNUSED = ("pyglet.media.codecs.ffmpeg_lib", "pyglet.image.codecs.gdkpixbuf2")
 
 
 def main(argv=None) -> int:
@@ -169,12 +170,15 @@ def main(argv=None) -> int:
     # OpenAL and PulseAudio drivers was ~0.13 s of every start. Only ropework's own command
     # sets it: a game that imports ropework as a library keeps its audio.
     os.environ.setdefault("PYGLET_AUDIO", "silent")
-    # Nor do they play media files, yet importing arcade has pyglet look for FFmpeg's libraries
-    # (`ldconfig -p` for each, and where one is missing a gcc and an ld run to search further:
-    # ≈ 0.1 CPU s and 0.15-0.5 s of wall clock every start). Marking its loader absent is
-    # Python's own "no such module": pyglet's probe says no FFmpeg at once (MP4 recording
-    # uses imageio-ffmpeg, not pyglet). The command's own process only, like the audio.
-    sys.modules.setdefault(PYGLET_FFMPEG, None)
+    # Nor do they play media files or load images through pyglet, yet importing arcade has
+    # pyglet look for FFmpeg's libraries (`ldconfig -p` for each, and where one is missing a
+    # gcc and an ld run to search further: ≈ 0.1 CPU s and 0.15-0.5 s of wall clock every
+    # start) and load GTK 2's GdkPixbuf as its image decoder (≈ 0.03 s; arcade and ropework
+    # read images with Pillow). Marking those loaders absent is Python's own "no such
+    # module", which pyglet's probes take as "not here" (MP4 recording uses imageio-ffmpeg,
+    # not pyglet; pyglet still decodes with Pillow). The command's own process only.
+    for name in PYGLET_UNUSED:
+        sys.modules.setdefault(name, None)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     except LevelError as e:

@@ -148,14 +148,17 @@ from ropework.cli import main
 assert main([sys.argv[1], "--record", sys.argv[2], "--frames", "1", "--size", "64x48"]) == 0
 import arcade   # imported by the recording: the check below is about its import
 print("PROBES:" + "|".join(r for r in ran if "avutil" in r or "avcodec" in r or "swscale" in r))
-print("LOADED:" + " ".join(m for m in ("PIL.GifImagePlugin", "PIL.ImageChops") if m in sys.modules))
+maps = open("/proc/self/maps").read() if sys.platform.startswith("linux") else ""
+print("LOADED:" + " ".join([m for m in ("PIL.GifImagePlugin", "PIL.ImageChops") if m in sys.modules]
+                           + [lib for lib in ("libgdk_pixbuf", "libgdk-x11") if lib in maps]))
 """
 
 
 def test_the_command_does_not_search_for_ffmpeg_as_arcade_imports(tmp_path):
     """pyglet's FFmpeg probe (ldconfig, gcc and ld runs where the libraries are missing) is
-    skipped by `ropework`: the toys play no media. Nor does a PNG recording import what only
-    a GIF needs (Pillow's GIF encoder)."""
+    skipped by `ropework`: the toys play no media; nor is GTK's GdkPixbuf loaded as pyglet's
+    image decoder (images are read with Pillow). Nor does a PNG recording import what only a
+    GIF needs (Pillow's GIF encoder)."""
     env = dict(os.environ, ARCADE_HEADLESS="1")
     r = subprocess.run([sys.executable, "-c", _NO_PROBE, "rope", str(tmp_path / "o.png")], capture_output=True,
                        text=True, cwd=ROOT, timeout=300, env=env)
