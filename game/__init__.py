@@ -11,9 +11,15 @@ The package is layered so that imports run one way:
 Importing this package imports nothing else; ``python -m ropework`` and the
 ``ropework`` command run the toy.
 """
-from importlib import metadata as _metadata
-
-try:
-    __version__ = _metadata.version("ropework")
-except _metadata.PackageNotFoundError:   # imported from a source tree that was never installed
-    __version__ = "0+unknown"
+def __getattr__(name: str):
+    """``ropework.__version__``, looked up on first use: importlib.metadata scans the installed
+    distributions (≈ 0.05 s of every start otherwise, for a string only --version prints)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'ropework' has no attribute {name!r}")
+    from importlib import metadata
+    try:
+        version = metadata.version("ropework")
+    except metadata.PackageNotFoundError:   # imported from a source tree that was never installed
+        version = "0+unknown"
+    globals()["__version__"] = version
+    return version

@@ -20,6 +20,18 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version is looked up when asked for (importlib.metadata), not on every start."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help="show program's version number and exit"):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ropework import __version__
+        print(f"ropework {__version__}")
+        parser.exit()
+
+
 def _size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"(\d{1,5})[xX](\d{1,5})", text)
     if not m or not (1 <= int(m.group(1)) <= 8192 and 1 <= int(m.group(2)) <= 8192):
@@ -53,7 +65,7 @@ def prog() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    from ropework import __version__, keys
+    from ropework import keys
     p = _Parser(prog=prog(),
                 description=f"ropework: interactive Verlet physics toys. Check level files: {prog()} validate "
                             f"FILE... (exit 0 if all load, else 2); print the systems a level runs: {prog()} "
@@ -61,7 +73,7 @@ def parser() -> argparse.ArgumentParser:
                 epilog=keys.epilog())
     p.add_argument("level", nargs="?", help="level file, or a shipped level's name or number from --list "
                    "(default: rope)")
-    p.add_argument("--version", action="version", version=f"ropework {__version__}")
+    p.add_argument("--version", action=_Version)
     p.add_argument("--list", action="store_true", help="list the shipped levels and exit")
     p.add_argument("--record", metavar="OUT", help="render off-screen to OUT.png (last frame), OUT.gif (every frame, "
                    "50 fps) or OUT.mp4 (every frame, 60 fps; needs the optional video extra)")
@@ -148,12 +160,25 @@ def _printable_streams() -> None:
             pass
 
 
+# pyglet's loaders of FFmpeg and of GdkPixbuf, which `main` keeps from probing for their libraries
+PYGLET_UNUSED = ("pyglet.media.codecs.ffmpeg_lib", "pyglet.image.codecs.gdkpixbuf2")
+
+
 def main(argv=None) -> int:
     _printable_streams()
     # The toys make no sound: pyglet's silent driver, unless the user chose one. Loading the
     # OpenAL and PulseAudio drivers was ~0.13 s of every start. Only ropework's own command
     # sets it: a game that imports ropework as a library keeps its audio.
     os.environ.setdefault("PYGLET_AUDIO", "silent")
+    # Nor do they play media files or load images through pyglet, yet importing arcade has
+    # pyglet look for FFmpeg's libraries (`ldconfig -p` for each, and where one is missing a
+    # gcc and an ld run to search further: ≈ 0.1 CPU s and 0.15-0.5 s of wall clock every
+    # start) and load GTK 2's GdkPixbuf as its image decoder (≈ 0.03 s; arcade and ropework
+    # read images with Pillow). Marking those loaders absent is Python's own "no such
+    # module", which pyglet's probes take as "not here" (MP4 recording uses imageio-ffmpeg,
+    # not pyglet; pyglet still decodes with Pillow). The command's own process only.
+    for name in PYGLET_UNUSED:
+        sys.modules.setdefault(name, None)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     except LevelError as e:

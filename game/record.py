@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
-from PIL import GifImagePlugin, Image, ImageChops
+from PIL import Image   # GIF's encoder and ImageChops only when a GIF is written (GifWriter)
 
 from ropework import script
 from ropework.components.frame import STEP
@@ -206,6 +206,8 @@ class GifWriter:
     """
 
     def __init__(self, fp):
+        from PIL import GifImagePlugin, ImageChops   # imported here: a PNG recording never needs them
+        self._gif, self._chops = GifImagePlugin, ImageChops
         self.fp = fp
         self.frames = 0
         self._shown: Image.Image | None = None      # the last frame given, as the viewer will show it
@@ -213,11 +215,11 @@ class GifWriter:
 
     def add(self, im: Image.Image, duration_ms: int) -> None:
         if self._shown is None:
-            header, _ = GifImagePlugin.getheader(im, None, {"loop": 0, "duration": duration_ms})
+            header, _ = self._gif.getheader(im, None, {"loop": 0, "duration": duration_ms})
             self.fp.write(b"".join(header))
             self._pending, self._shown = (im, (0, 0, *im.size), duration_ms), im
             return
-        bbox = ImageChops.difference(im, self._shown).getbbox(alpha_only=False)
+        bbox = self._chops.difference(im, self._shown).getbbox(alpha_only=False)
         if bbox is None:                           # identical: the pending frame lasts longer
             pim, off, ms = self._pending
             self._pending = (pim, off, ms + duration_ms)
@@ -230,7 +232,7 @@ class GifWriter:
             im, box, ms = self._pending
             if box != (0, 0, *im.size):
                 im = im.crop(box)
-            for chunk in GifImagePlugin.getdata(im, box[:2], duration=ms, disposal=1):
+            for chunk in self._gif.getdata(im, box[:2], duration=ms, disposal=1):
                 self.fp.write(chunk)
             self.frames += 1
             self._pending = None

@@ -22,7 +22,6 @@ from numba import types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
 from ropework.components import Forces, Points
 from ropework.systems.services import split
@@ -39,6 +38,7 @@ def _flat(typingctx, a):
         return None
 
     def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import make_array, populate_array   # here: a warm start never imports numba's array code
         src = make_array(signature.args[0])(context, builder, args[0])
         out = make_array(signature.return_type)(context, builder)
         size = functools.reduce(builder.mul, cgutils.unpack_tuple(builder, src.shape))

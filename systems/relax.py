@@ -494,13 +494,14 @@ def _levels_kernel(two: bool):
     """The kernel for the level-ordered repairs: `passes` sweeps over ``order`` one repair at a
     time, clamping ``free`` after each when lo is a box. ``two`` (frozen in, as
     `_chains_kernel`'s flags): 2-D points, the unrolled loop; else any d."""
-    def levels(pos, inv_mass, rest, passes, lo, hi, share, order, free):
+    def levels(pos, inv_mass, rest, passes, lo, hi, share, order, free, dv):
         share = np.float32(share)         # float32 / float32: the same D as the chains', whatever the caller passed
         d = pos.shape[1]
         if two and d != 2:   # and below it, LLVM knows d is 2: each point's address without a multiply
             raise ValueError("the 2-D level order was given points of another dimension")
         m = order.shape[1]
-        dv = np.empty(m, np.float32)      # each repair's divisor, once per call: the passes only read it
+        # dv (float32[m], the caller's scratch: an np.empty here compiled numba's allocation
+        # code into every first run, ≈ 0.2 s): each repair's divisor, once per call
         for t in range(m):
             dv[t] = divisor(inv_mass[order[1, t]], inv_mass[order[2, t]], share)
         for _ in range(passes):
@@ -564,10 +565,11 @@ def _calls(views, flags) -> tuple:
     wide, narrow, three, level2, leveld, general = flags
     out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
            for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+    scratch = np.empty(order.shape[1], np.float32)   # the level order's divisors: one array per plan
     if level2 is not None:
-        out.append((_levels2, (order, free)))
+        out.append((_levels2, (order, free, scratch)))
     if leveld is not None:
-        out.append((_levelsd, (order, free)))
+        out.append((_levelsd, (order, free, scratch)))
     return tuple(out)
 
 
@@ -639,7 +641,8 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
     jobs = []
     if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
         jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
-                     (pos, inv_mass, rest, passes, lo, hi, share, order, free)))
+                     (pos, inv_mass, rest, passes, lo, hi, share, order, free,
+                      np.empty(order.shape[1], np.float32))))
     kernels = _chain_kernels(s.paths, True)   # any divisor: no second call
     jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
                                 False))) for g0, g1 in s.parts]

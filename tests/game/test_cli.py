@@ -134,3 +134,47 @@ def test_the_command_picks_pyglets_silent_audio_unless_the_user_chose_one(monkey
     monkeypatch.setenv("PYGLET_AUDIO", "openal")
     assert main(["--list"]) == 0
     assert os.environ["PYGLET_AUDIO"] == "openal"
+
+
+_NO_PROBE = r"""
+import subprocess, sys
+ran = []
+real = subprocess.Popen.__init__
+def popen(self, args, *a, **k):
+    ran.append(" ".join(map(str, args)) if isinstance(args, (list, tuple)) else str(args))
+    return real(self, args, *a, **k)
+subprocess.Popen.__init__ = popen
+from ropework.cli import main
+assert main([sys.argv[1], "--record", sys.argv[2], "--frames", "1", "--size", "64x48"]) == 0
+import arcade   # imported by the recording: the check below is about its import
+print("PROBES:" + "|".join(r for r in ran if "avutil" in r or "avcodec" in r or "swscale" in r))
+maps = open("/proc/self/maps").read() if sys.platform.startswith("linux") else ""
+print("LOADED:" + " ".join([m for m in ("PIL.GifImagePlugin", "PIL.ImageChops") if m in sys.modules]
+                           + [lib for lib in ("libgdk_pixbuf", "libgdk-x11") if lib in maps]))
+"""
+
+
+def test_the_command_does_not_search_for_ffmpeg_as_arcade_imports(tmp_path):
+    """pyglet's FFmpeg probe (ldconfig, gcc and ld runs where the libraries are missing) is
+    skipped by `ropework`: the toys play no media; nor is GTK's GdkPixbuf loaded as pyglet's
+    image decoder (images are read with Pillow). Nor does a PNG recording import what only a
+    GIF needs (Pillow's GIF encoder)."""
+    env = dict(os.environ, ARCADE_HEADLESS="1")
+    r = subprocess.run([sys.executable, "-c", _NO_PROBE, "rope", str(tmp_path / "o.png")], capture_output=True,
+                       text=True, cwd=ROOT, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-2:] == ["PROBES:", "LOADED:"]   # no search for FFmpeg's libraries, no GIF code
+    assert (tmp_path / "o.png").exists()
+
+
+def test_version_is_looked_up_when_asked_for():
+    """importlib.metadata (a scan of the installed distributions) only for --version."""
+    probe = ("import sys, ropework, ropework.cli; ropework.cli.parser(); "
+             "print('importlib.metadata' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=True).stdout.strip() == "False"
+    r = subprocess.run([sys.executable, "-m", "ropework", "--version"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("ropework ") and len(r.stdout.split()) == 2, r
+    import ropework
+    assert ropework.__version__ == r.stdout.split()[1]

@@ -118,3 +118,43 @@ def test_a_stamp_belongs_to_one_installation(fresh, tmp_path):
     assert kernels.cold(key, mod) == []
     fresh.setattr(kernels, "SOURCE", str(tmp_path / "another-checkout" / "systems" / "services"))
     assert f"{__name__}._sub_one" in kernels.cold(key, mod)       # no stamp of its own yet: every kernel counts
+
+
+_LIGHT_MODULE = '''
+import numpy as np
+from ropework.systems.services.kernels import kernel
+
+@kernel()
+def scaled(a, k):
+    out = np.empty(a.shape[0], np.float32)   # allocates: the loaded code needs numba's runtime
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k
+    return out
+'''
+
+_LIGHT_RUN = '''
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import light_kernel
+got = light_kernel.scaled(np.arange(4, dtype=np.float32), np.float32(2.5))
+assert got.tolist() == [0.0, 2.5, 5.0, 7.5], got
+print(" ".join(m for m in ("numba.np.arraymath", "numba.typed.typeddict", "cffi") if m in sys.modules))
+'''
+
+
+def test_a_cached_kernel_loads_without_numbas_whole_set_up(tmp_path):
+    """A warm start loads machine code: numba's typing and lowering tables (its numpy,
+    typed-container and cffi support) are imported only where a kernel compiles."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "light_kernel.py").write_text(_LIGHT_MODULE)
+    env = dict(os.environ, ROPEWORK_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    run = lambda: subprocess.run([sys.executable, "-c", _LIGHT_RUN, str(tmp_path / "src")], env=env,  # noqa: E731
+                                 capture_output=True, text=True, check=True).stdout.split()
+    assert run() == ["numba.np.arraymath", "numba.typed.typeddict", "cffi"]   # cold: it compiled, with all of it
+    assert list((tmp_path / "cache").rglob("*.nbi"))
+    assert run() == []                                                       # warm: loaded, none of it imported
