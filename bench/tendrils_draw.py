@@ -61,22 +61,25 @@ def run(args) -> None:
     scene = Scene.load(str(level), size=SIZE)
     drive = driver(scene, level)
     slot = next(k for k, d in enumerate(scene.draws) if isinstance(d, dt.DrawTendrils))
-    skip = {"now": None}
+    skip = {"now": None, "drawer": "this"}
     drawers = {"this": scene.draws[slot]}
     if args.against:
         drawers["other"] = _other_drawer(Path(args.against))
     if args.passes:
-        real_runs, real_strokes = dt._draw_runs, gfx.Strokes.draw
+        from arcade.gl.vertex_array import Geometry
+        real_render, real_strokes = Geometry.render, gfx.Strokes.draw
 
-        def runs(trail, code, keeps, program):
-            if (skip["now"], len(keeps)) not in (("fade", 3), ("show", 2)):
-                real_runs(trail, code, keeps, program)
+        def render(self, program, *a, **k):                     # the fade's and the show's runs of tiles
+            gl = drawers[skip["drawer"]]._gl or {}
+            if not ((skip["now"] == "fade" and program is gl.get("fade")) or
+                    (skip["now"] == "show" and program is gl.get("show"))):
+                real_render(self, program, *a, **k)
 
         def strokes(self, viewport, width_scale=1.0, alpha_scale=1.0, override=None):
             glow = width_scale > 1.5
             if skip["now"] not in ("strokes", "glow" if glow else "core"):
                 real_strokes(self, viewport, width_scale, alpha_scale, override)
-        dt._draw_runs, gfx.Strokes.draw = runs, strokes
+        Geometry.render, gfx.Strokes.draw = render, strokes
         for name in ("fade", "show", "glow", "core", "strokes"):
             drawers["no " + name] = dt.DrawTendrils()
     offs = {k: Offscreen(ctx, SIZE) for k in drawers}
@@ -88,7 +91,7 @@ def run(args) -> None:
         drive(f)
         scene.step(1)
         for k in (order if f % 2 else order[::-1]):
-            skip["now"] = k[3:] if k.startswith("no ") else None
+            skip["now"], skip["drawer"] = (k[3:] if k.startswith("no ") else None), k
             scene.draws[slot] = drawers[k]
             ctx.finish()
             p0, t0 = time.process_time(), time.thread_time()

@@ -162,7 +162,10 @@ class _Trail:
         self.strokes = gfx.Strokes(ctx)
         self.sparks = gfx.Quads(ctx)
         self.spark_data = np.zeros(n_sparks, gfx.QUAD_DTYPE)
-        self.runs = gfx.Stream(ctx, stride=12)    # the fade's or the show's runs of tiles: 6 corners each, (u, v, keep)
+        self.runs = gfx.Stream(ctx, stride=12)    # the fade's runs of tiles, lit ones first (or a coarse show's):
+                                                  # 6 corners each, (u, v, keep)
+        self.shown_runs = 0         # how many of the fade's runs are lit tiles: what the show draws (the light
+                                    # the fade wrote is the light shown, until the next fade)
         self.runs_geometry = ctx.geometry([BufferDescription(self.runs.buffer, "2f 1f", ["in_uv", "in_keep"])],
                                           mode=ctx.TRIANGLES)
         self.topology = None        # (start, count) bytes the three-point windows below were made for
@@ -223,7 +226,9 @@ class DrawTendrils:
                 trail.tex[src].use(0)
                 fade = gl["fade"]
                 fade["light"] = 0
-                _draw_runs(trail, np.where(lit, 2, np.where(cover, 1, 0)), (0.0, 0.0, keep), fade)
+                trail.shown_runs = _draw_runs(trail, np.where(lit, 2, np.where(cover, 1, 0)), (0.0, 0.0, keep), fade)
+            else:
+                trail.shown_runs = 0
             trail.held[dst] = lit
             trail.fbo[dst].scissor = _scissor(box)             # nothing lands outside the lit box
             ctx.enable(ctx.BLEND)
@@ -341,7 +346,10 @@ class DrawTendrils:
         else:
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.ONE, ctx.ONE      # the light is added onto what is below
-        if shown_tiles.any():
+        if not trail.coarse:                       # the fade's runs of lit tiles come first in its vertices
+            if trail.shown_runs:
+                trail.runs_geometry.render(show, vertices=6 * trail.shown_runs)
+        elif shown_tiles.any():
             _draw_runs(trail, shown_tiles.astype(np.int8), (0.0, 1.0), show)
         if trail.coarse:
             shown.filter = ctx.NEAREST, ctx.NEAREST
@@ -349,9 +357,10 @@ class DrawTendrils:
         ctx.blend_func = ctx.BLEND_DEFAULT
 
 
-def _draw_runs(trail, code: np.ndarray, keeps, program) -> None:
-    """Draw ``program`` over the tiles whose ``code`` is not 0, one quad per run of equal codes along a row;
-    a run's vertices carry keeps[code] as in_keep. Quads cover whole texels (fractions of the light)."""
+def _draw_runs(trail, code: np.ndarray, keeps, program) -> int:
+    """Draw ``program`` over the tiles whose ``code`` is not 0, one quad per run of equal codes along a row,
+    the runs of the highest code first; a run's vertices carry keeps[code] as in_keep. Quads cover whole
+    texels (fractions of the light). Returns how many runs have the highest code."""
     rows, cols = code.shape
     padded = np.zeros((rows, cols + 2), np.int8)
     padded[:, 1:-1] = code
@@ -359,6 +368,9 @@ def _draw_runs(trail, code: np.ndarray, keeps, program) -> None:
     value = padded[r[:-1], c[:-1] + 1]
     run = (r[:-1] == r[1:]) & (value != 0)                        # from one change to the next, in one row
     r, c0, c1, value = r[:-1][run], c[:-1][run], c[1:][run], value[run]
+    top = value == len(keeps) - 1
+    first = np.concatenate([np.flatnonzero(top), np.flatnonzero(~top)])
+    r, c0, c1, value = r[first], c0[first], c1[first], value[first]
     w, h = trail.size
     x0, x1 = c0 * LIT_TILE / w, np.minimum(c1 * LIT_TILE, w) / w
     y0, y1 = r * LIT_TILE / h, np.minimum((r + 1) * LIT_TILE, h) / h
@@ -366,6 +378,7 @@ def _draw_runs(trail, code: np.ndarray, keeps, program) -> None:
     corners = np.stack([x0, y0, k, x1, y0, k, x0, y1, k, x0, y1, k, x1, y0, k, x1, y1, k], 1).astype(np.float32)
     trail.runs.write(corners)
     trail.runs_geometry.render(program, vertices=6 * len(r))
+    return int(top.sum())
 
 
 def _scissor(box) -> tuple[int, int, int, int]:

@@ -137,9 +137,10 @@ def test_tiles_cover_what_each_frame_adds(scenes, gl_window):
     real = draw_tendrils._draw_runs
 
     def spy(trail, code, keeps, program):                                # after the fade, before the adds
-        real(trail, code, keeps, program)
+        lit_runs = real(trail, code, keeps, program)
         if keeps[0] == 0.0 and len(keeps) == 3:
             faded.append(np.frombuffer(trail.tex[1 - trail.current].read(), np.float16).reshape(size[1], size[0], 4))
+        return lit_runs
     draw_tendrils._draw_runs = spy
     try:
         checked = []
