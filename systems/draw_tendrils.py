@@ -271,10 +271,11 @@ class DrawTendrils:
         """float[m, 4] scene px (x0, y0, x1, y1): boxes holding everything this frame adds."""
         key = (np.asarray(ropes.start).tobytes(), np.asarray(ropes.count).tobytes())
         if key != trail.topology:                 # each point and the next two of its rope, clipped to its last
-            idx = np.arange(len(pts.pos))
-            last = np.repeat(np.asarray(ropes.start) + np.maximum(np.asarray(ropes.count), 1) - 1, ropes.count)
-            drawn = np.repeat(np.asarray(ropes.count) >= 2, ropes.count)
-            trail.windows = np.stack([idx, np.minimum(idx + 1, last), np.minimum(idx + 2, last)], 1)[drawn]
+            start, count = np.asarray(ropes.start, np.intp), np.asarray(ropes.count, np.intp)
+            start, count = start[count >= 2], count[count >= 2]           # a rope of one point draws nothing
+            idx = np.repeat(start, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+            last = np.repeat(start + count - 1, count)
+            trail.windows = np.stack([idx, np.minimum(idx + 1, last), np.minimum(idx + 2, last)], 1)
             trail.topology = key
         parts = []
         if len(trail.windows):                    # a stroke's curve stays in the hull of its three points
