@@ -24,13 +24,18 @@ with bilinear filtering when shown, so memory stays bounded by the cap.
 Draw calls per frame are fixed (fade, glow, core, sparks, pointer glow, show),
 whatever the number of ropes and sparks.
 
-Only the light's *lit box* is faded and shown: the bounds of what was added in the
-frames whose light has not yet faded below LIT_FLOOR (about half a second at the
-seed's keep), padded by the glow's half-width. Everything is added scissored to
-that box and the fade writes 0 where a texture held light outside it, so outside
-the box the light is exactly 0 and showing it there is the backdrop alone: a clear.
-(The fade and the show over the whole window were about half the bundle's draw on
-llvmpipe; at rest the box is about a fifth of a 1280×720 window.)
+Only the light's *lit tiles* are faded and shown: the LIT_TILE-texel squares that
+something was added to in the frames whose light has not yet faded below LIT_FLOOR
+(about half a second at the seed's keep). A tile is lit by the box of every three
+points in a row of a rope (the curve through them stays in their hull), padded by
+the glow's half-width, by each live spark's square and by the pointer glow's disc's
+box. Everything is added scissored to the lit tiles' bounding box (the *lit box*),
+and the fade writes 0 in the tiles where a texture held light that are no longer
+lit, so outside the lit tiles the light is exactly 0 and showing it there is the
+backdrop alone: a clear. Fade and show each draw the lit tiles as one quad per run
+of them along a row. (The fade and the show over the whole window were about half
+the bundle's draw on llvmpipe; while the tendrils are whipped the lit box is about
+half of a 1280×720 window, their lit tiles about a fifth.)
 """
 from __future__ import annotations
 
@@ -51,8 +56,8 @@ GLOW_OUTER = (25 / 255, 240 / 255, 1.0, 0.0)      # cyan, gone at the rim
 GLOW_MID_AT = 0.3                                 # where the middle stop sits, fraction of the radius
 LIT_FLOOR = 1 / 4096    # light below this (of full white) is dropped to 0 when its region leaves the lit box:
                         # an eighth of one 8-bit level; the seed's canvas loses it sooner
-LIT_BOXES = 64          # boxes of added light remembered at most; past it the two oldest merge into their union
-                        # (a keep near 1 fades slowly, and the list must not grow without end)
+LIT_TILE = 32           # texels a side of the squares the light is faded and shown by: smaller follows the light
+                        # closer, larger draws fewer runs (at 32 a whipped bundle's runs are ~100 quads)
 LIT_PAD = 4.0           # px past a stroke's half-width and a glow's radius kept in the lit box (its smoothing
                         # and anti-aliased rim; a curve between points bulges less than a segment)
 MAX_LIGHT_PIXELS = 3840 * 2160    # light texels of all a scene's bundles together (two RGBA16F each: ~133 MB at most);
@@ -65,28 +70,26 @@ out vec2 v_uv;
 void main() { v_uv = in_pos * 0.5 + 0.5; gl_Position = vec4(in_pos, 0.0, 1.0); }
 """
 
-_RECT_VS = """
+_RUNS_VS = """
 #version 330
-uniform vec4 rect;       // the texels to cover: x0, y0, x1, y1 as fractions of the light (whole texels)
-in vec2 in_pos;
+in vec2 in_uv;           // a corner of a run of tiles, as fractions of the light (whole texels)
+in float in_keep;        // the run's share of its light kept: the fade's factor, 0 where the light is dropped
 out vec2 v_uv;
+flat out float v_keep;
 void main() {
-    v_uv = mix(rect.xy, rect.zw, in_pos * 0.5 + 0.5);
-    gl_Position = vec4(v_uv * 2.0 - 1.0, 0.0, 1.0);
+    v_uv = in_uv;
+    v_keep = in_keep;
+    gl_Position = vec4(in_uv * 2.0 - 1.0, 0.0, 1.0);
 }
 """
 
 _FADE_FS = """
 #version 330
 uniform sampler2D light;
-uniform float keep;
-uniform vec4 lit;        // texels x0, y0, x1, y1 that keep their light; 0 is written outside them
 in vec2 v_uv;
+flat in float v_keep;
 out vec4 out_colour;
-void main() {
-    bool inside = all(greaterThanEqual(gl_FragCoord.xy, lit.xy)) && all(lessThan(gl_FragCoord.xy, lit.zw));
-    out_colour = inside ? vec4(clamp(texture(light, v_uv).rgb, 0.0, 1.0) * keep, 1.0) : vec4(0.0, 0.0, 0.0, 1.0);
-}
+void main() { out_colour = vec4(clamp(texture(light, v_uv).rgb, 0.0, 1.0) * v_keep, 1.0); }
 """
 
 _SHOW_FS = """
@@ -94,6 +97,7 @@ _SHOW_FS = """
 uniform sampler2D light;
 uniform vec3 backdrop;   // black when the light is added onto what is below
 in vec2 v_uv;
+flat in float v_keep;
 out vec4 out_colour;
 void main() { out_colour = vec4(min(backdrop + clamp(texture(light, v_uv).rgb, 0.0, 1.0), vec3(1.0)), 1.0); }
 """
@@ -149,14 +153,23 @@ class _Trail:
         for f in self.fbo:
             f.clear()
         self.current = 0            # the texture holding the latest light
-        self.lit = []               # [x0, y0, x1, y1, left]: texel boxes (y up) of light added, and the share
-                                    # of it the fades since have left (at most: it is clamped to 1 first)
-        self.box = None             # the lit box (x0, y0, x1, y1 texels, y up): their union, or None
-        self.held = [None, None]    # per texture, the box outside which its light is 0 (None: all of it is 0)
+        tiles = (-(-size[1] // LIT_TILE), -(-size[0] // LIT_TILE))
+        self.left = np.zeros(tiles, np.float32)   # per tile (rows from the bottom), the share of the light added
+                                    # there that the fades since have left (at most: it is clamped to 1 first); 0: none
+        self.box = None             # the lit box: the lit tiles' bounds (x0, y0, x1, y1 texels, y up), or None
+        self.held = [np.zeros(tiles, bool), np.zeros(tiles, bool)]   # per texture, the tiles outside which its light is 0
         self.steps = None           # Frame.steps when the light was last added
         self.strokes = gfx.Strokes(ctx)
         self.sparks = gfx.Quads(ctx)
         self.spark_data = np.zeros(n_sparks, gfx.QUAD_DTYPE)
+        self.runs = gfx.Stream(ctx, stride=12)    # the fade's runs of tiles, lit ones first (or a coarse show's):
+                                                  # 6 corners each, (u, v, keep)
+        self.shown_runs = 0         # how many of the fade's runs are lit tiles: what the show draws (the light
+                                    # the fade wrote is the light shown, until the next fade)
+        self.runs_geometry = ctx.geometry([BufferDescription(self.runs.buffer, "2f 1f", ["in_uv", "in_keep"])],
+                                          mode=ctx.TRIANGLES)
+        self.topology = None        # (start, count) bytes the three-point windows below were made for
+        self.windows = None         # int[n, 3]: each point and the next two of its rope (its last repeated)
 
 
 class DrawTendrils:
@@ -171,8 +184,8 @@ class DrawTendrils:
                 mode=ctx.TRIANGLE_STRIP)
             self._gl = {
                 "quad": full,
-                "fade": ctx.program(vertex_shader=_RECT_VS, fragment_shader=_FADE_FS),
-                "show": ctx.program(vertex_shader=_RECT_VS, fragment_shader=_SHOW_FS),
+                "fade": ctx.program(vertex_shader=_RUNS_VS, fragment_shader=_FADE_FS),
+                "show": ctx.program(vertex_shader=_RUNS_VS, fragment_shader=_SHOW_FS),
                 "glow": ctx.program(vertex_shader=gfx.vertex_shader(_GLOW_VS), fragment_shader=_GLOW_FS),
             }
         return self._gl
@@ -204,19 +217,19 @@ class DrawTendrils:
         src, dst = trail.current, 1 - trail.current
         saved = ctx.viewport
         keep = float(look.keep ** (elapsed / STEP)) if elapsed > 0 else 0.0
-        box = self._lit_box(frame, trail, pts, look, sp, ptr, keep)
+        lit = self._lit_tiles(frame, trail, pts, ropes, look, sp, ptr, keep)
+        box = trail.box if trail.box is not None else (0, 0, 0, 0)
         with trail.fbo[dst].activate():
             ctx.disable(ctx.BLEND)
-            cover = _union(box, trail.held[src], trail.held[dst])   # every texel that may hold light
-            if cover is not None:
+            cover = lit | trail.held[src] | trail.held[dst]      # every tile that may hold light
+            if cover.any():
                 trail.tex[src].use(0)
                 fade = gl["fade"]
                 fade["light"] = 0
-                fade["keep"] = keep
-                fade["lit"] = tuple(float(v) for v in box)
-                fade["rect"] = _fractions(cover, trail.size)
-                gl["quad"].render(fade)
-            trail.held[dst] = box
+                trail.shown_runs = _draw_runs(trail, np.where(lit, 2, np.where(cover, 1, 0)), (0.0, 0.0, keep), fade)
+            else:
+                trail.shown_runs = 0
+            trail.held[dst] = lit
             trail.fbo[dst].scissor = _scissor(box)             # nothing lands outside the lit box
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE          # additive, as canvas "lighter"
@@ -254,34 +267,62 @@ class DrawTendrils:
         trail.current = dst
 
     @staticmethod
-    def _lit_box(frame, trail, pts, look, sp, ptr, keep):
-        """The lit box after this frame's fade by ``keep`` and what it adds (texels, y up)."""
-        sx, sy = trail.size[0] / max(frame.width, 1.0), trail.size[1] / max(frame.height, 1.0)
-        trail.lit = [b for b in trail.lit if b[4] * keep >= LIT_FLOOR]
-        for b in trail.lit:
-            b[4] *= keep
-        pad = float(np.max(look.width, initial=0.0)) * max(look.glow_width, 1.0) / 2 + LIT_PAD
-        parts = [pts.pos[:, :2].min(axis=0) - pad, pts.pos[:, :2].max(axis=0) + pad] if len(pts.pos) else []
+    def _added_boxes(frame, trail, pts, ropes, look, sp, ptr) -> np.ndarray:
+        """float[m, 4] scene px (x0, y0, x1, y1): boxes holding everything this frame adds."""
+        key = (np.asarray(ropes.start).tobytes(), np.asarray(ropes.count).tobytes())
+        if key != trail.topology:                 # each point and the next two of its rope, clipped to its last
+            start, count = np.asarray(ropes.start, np.intp), np.asarray(ropes.count, np.intp)
+            start, count = start[count >= 2], count[count >= 2]           # a rope of one point draws nothing
+            idx = np.repeat(start, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+            last = np.repeat(start + count - 1, count)
+            trail.windows = np.stack([idx, np.minimum(idx + 1, last), np.minimum(idx + 2, last)], 1)
+            trail.topology = key
+        parts = []
+        if len(trail.windows):                    # a stroke's curve stays in the hull of its three points
+            pad = float(np.max(look.width, initial=0.0)) * max(look.glow_width, 1.0) / 2 + LIT_PAD
+            tri = pts.pos[:, :2][trail.windows]                   # [n, 3, 2]
+            parts.append(np.concatenate([tri.min(axis=1) - pad, tri.max(axis=1) + pad], 1))
         if sp is not None and sp.size:
             live = sp.pos[sp.life > 0]
             if len(live):
-                parts += [live.min(axis=0) - LIT_PAD, live.max(axis=0) + look.spark_size + LIT_PAD]
+                parts.append(np.concatenate([live - LIT_PAD, live + look.spark_size + LIT_PAD], 1))
         if ptr is not None and ptr.inside and look.pointer_glow > 0:
             r = look.pointer_glow + LIT_PAD
-            parts += [np.array([ptr.x - r, ptr.y - r]), np.array([ptr.x + r, ptr.y + r])]
-        if parts:
-            lo, hi = np.min(parts, axis=0), np.max(parts, axis=0)
-            x0 = max(0, int(np.floor(lo[0] * sx)))
-            x1 = min(trail.size[0], int(np.ceil(hi[0] * sx)))
-            y0 = max(0, trail.size[1] - int(np.ceil(hi[1] * sy)))       # scene y runs down, texels up
-            y1 = min(trail.size[1], trail.size[1] - int(np.floor(lo[1] * sy)))
-            if x1 > x0 and y1 > y0:
-                trail.lit.append([x0, y0, x1, y1, 1.0])
-        if len(trail.lit) > LIT_BOXES:                                    # the oldest two as one, as bright as either
-            a, b = trail.lit[0], trail.lit[1]
-            trail.lit[:2] = [[*_union(tuple(a[:4]), tuple(b[:4])), max(a[4], b[4])]]
-        trail.box = _union(*(tuple(b[:4]) for b in trail.lit))
-        return trail.box if trail.box is not None else (0, 0, 0, 0)
+            parts.append(np.array([[ptr.x - r, ptr.y - r, ptr.x + r, ptr.y + r]]))
+        return np.concatenate(parts) if parts else np.zeros((0, 4))
+
+    def _lit_tiles(self, frame, trail, pts, ropes, look, sp, ptr, keep) -> np.ndarray:
+        """bool[rows, cols]: the tiles lit after this frame's fade by ``keep`` and what it adds (rows from the
+        bottom); sets trail.left and trail.box."""
+        left = trail.left
+        left *= keep
+        left[left < LIT_FLOOR] = 0.0
+        boxes = self._added_boxes(frame, trail, pts, ropes, look, sp, ptr)
+        rows, cols = left.shape
+        if len(boxes):                            # each box's tiles, by a 2-D difference grid summed up
+            w, h = trail.size
+            sx, sy = w / max(frame.width, 1.0), h / max(frame.height, 1.0)
+            x = boxes[:, 0::2] * sx                               # texels: x0, x1; y0, y1 below (y up)
+            y = h - boxes[:, 3::-2] * sy
+            on = (x[:, 1] > 0) & (x[:, 0] < w) & (y[:, 1] > 0) & (y[:, 0] < h)
+            c = np.clip(np.floor(x[on] / LIT_TILE), 0, cols - 1).astype(np.intp)
+            r = np.clip(np.floor(y[on] / LIT_TILE), 0, rows - 1).astype(np.intp)
+            c[:, 1] += 1
+            r[:, 1] += 1
+            stride = cols + 1
+            corners = np.concatenate([r[:, 0] * stride + c[:, 0], r[:, 1] * stride + c[:, 1],
+                                      r[:, 0] * stride + c[:, 1], r[:, 1] * stride + c[:, 0]])
+            signs = np.repeat(np.array([1.0, 1.0, -1.0, -1.0]), len(c))
+            grid = np.bincount(corners, signs, minlength=(rows + 1) * stride).reshape(rows + 1, stride)
+            left[grid.cumsum(0).cumsum(1)[:rows, :cols] > 0.5] = 1.0
+        lit = left > 0
+        if lit.any():
+            r, c = np.flatnonzero(lit.any(axis=1)), np.flatnonzero(lit.any(axis=0))
+            trail.box = (int(c[0]) * LIT_TILE, int(r[0]) * LIT_TILE,
+                         min(trail.size[0], (int(c[-1]) + 1) * LIT_TILE), min(trail.size[1], (int(r[-1]) + 1) * LIT_TILE))
+        else:
+            trail.box = None
+        return lit
 
     def _show(self, ctx, gl, trail, look):
         shown = trail.tex[trail.current]
@@ -292,35 +333,53 @@ class DrawTendrils:
         show["light"] = 0
         opaque = look.backdrop[3] > 0
         show["backdrop"] = tuple(float(c) for c in look.backdrop[:3]) if opaque else (0.0, 0.0, 0.0)
-        box = trail.held[trail.current]
-        if trail.coarse and box is not None:       # smoothed up, a texel reaches half a texel past its box
-            box = (max(0, box[0] - 1), max(0, box[1] - 1), min(trail.size[0], box[2] + 1), min(trail.size[1], box[3] + 1))
+        shown_tiles = trail.held[trail.current]
+        if trail.coarse and shown_tiles.any():     # smoothed up, a texel reaches half a texel past its tile
+            grown = shown_tiles.copy()
+            grown[1:] |= shown_tiles[:-1]
+            grown[:-1] |= shown_tiles[1:]
+            shown_tiles = grown.copy()
+            shown_tiles[:, 1:] |= grown[:, :-1]
+            shown_tiles[:, :-1] |= grown[:, 1:]
         if opaque:
             ctx.disable(ctx.BLEND)                 # backdrop + light replaces what is below
             _clear_viewport(ctx, look.backdrop[:3])  # where there is no light, the backdrop is all there is
         else:
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.ONE, ctx.ONE      # the light is added onto what is below
-        if box is not None:
-            show["rect"] = _fractions(box, trail.size)
-            gl["quad"].render(show)
+        if not trail.coarse:                       # the fade's runs of lit tiles come first in its vertices
+            if trail.shown_runs:
+                trail.runs_geometry.render(show, vertices=6 * trail.shown_runs)
+        elif shown_tiles.any():
+            _draw_runs(trail, shown_tiles.astype(np.int8), (0.0, 1.0), show)
         if trail.coarse:
             shown.filter = ctx.NEAREST, ctx.NEAREST
         ctx.enable(ctx.BLEND)
         ctx.blend_func = ctx.BLEND_DEFAULT
 
 
-def _union(*boxes):
-    """The bounding box (x0, y0, x1, y1) of the boxes that are not None, or None."""
-    boxes = [b for b in boxes if b is not None and b[2] > b[0] and b[3] > b[1]]
-    if not boxes:
-        return None
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
-def _fractions(box, size) -> tuple[float, float, float, float]:
-    """A texel box as fractions of the light's size: a quad over exactly those texels."""
-    return box[0] / size[0], box[1] / size[1], box[2] / size[0], box[3] / size[1]
+def _draw_runs(trail, code: np.ndarray, keeps, program) -> int:
+    """Draw ``program`` over the tiles whose ``code`` is not 0, one quad per run of equal codes along a row,
+    the runs of the highest code first; a run's vertices carry keeps[code] as in_keep. Quads cover whole
+    texels (fractions of the light). Returns how many runs have the highest code."""
+    rows, cols = code.shape
+    padded = np.zeros((rows, cols + 2), np.int8)
+    padded[:, 1:-1] = code
+    r, c = np.nonzero(padded[:, 1:] != padded[:, :-1])            # where a row's code changes (column c → c + 1)
+    value = padded[r[:-1], c[:-1] + 1]
+    run = (r[:-1] == r[1:]) & (value != 0)                        # from one change to the next, in one row
+    r, c0, c1, value = r[:-1][run], c[:-1][run], c[1:][run], value[run]
+    top = value == len(keeps) - 1
+    first = np.concatenate([np.flatnonzero(top), np.flatnonzero(~top)])
+    r, c0, c1, value = r[first], c0[first], c1[first], value[first]
+    w, h = trail.size
+    x0, x1 = c0 * LIT_TILE / w, np.minimum(c1 * LIT_TILE, w) / w
+    y0, y1 = r * LIT_TILE / h, np.minimum((r + 1) * LIT_TILE, h) / h
+    k = np.asarray(keeps, np.float32)[value]
+    corners = np.stack([x0, y0, k, x1, y0, k, x0, y1, k, x0, y1, k, x1, y0, k, x1, y1, k], 1).astype(np.float32)
+    trail.runs.write(corners)
+    trail.runs_geometry.render(program, vertices=6 * len(r))
+    return int(top.sum())
 
 
 def _scissor(box) -> tuple[int, int, int, int]:

@@ -1,4 +1,5 @@
-"""Draw tendrils: the light buffers stay within MAX_LIGHT_PIXELS, and a coarse light still shows."""
+"""Draw tendrils: the light buffers stay within MAX_LIGHT_PIXELS, a coarse light still shows, and fading and
+showing only the lit tiles draws what fading and showing every texel did."""
 import numpy as np
 import pytest
 
@@ -56,16 +57,18 @@ def whip(scene, frames, draw, size=(640, 360)):
 
 
 @pytest.mark.parametrize("backdrop", ["opaque", "added"])
-def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(scenes, gl_window, monkeypatch, backdrop):
-    """Whipped, electrified and left to rest, frame after frame: the light faded and shown over its lit box
-    only (the rest cleared to the backdrop, or nothing added onto the layers below) is pixel for pixel the
-    light faded and shown over every texel."""
+def test_fading_and_showing_only_the_lit_tiles_draws_what_the_whole_window_did(scenes, gl_window, monkeypatch, backdrop):
+    """Whipped, electrified and left to rest, frame after frame: the light faded and shown over its lit tiles
+    only (the rest cleared to the backdrop, or nothing added onto the layers below) is the light faded and
+    shown over every texel (all but a rare pixel identical, that one within a level); while whipped the lit
+    tiles are well under their bounding box."""
     size = (640, 360)
     pictures = {}
+    shares = []
     for mode in ("box", "all"):
         if mode == "all":
-            monkeypatch.setattr(draw_tendrils.DrawTendrils, "_lit_box",
-                                staticmethod(lambda frame, trail, *a: (0, 0, *trail.size)))
+            monkeypatch.setattr(draw_tendrils.DrawTendrils, "_added_boxes",      # every frame lights every tile
+                                staticmethod(lambda frame, *a: np.array([[0.0, 0.0, frame.width, frame.height]])))
         scene = scenes("tendrils.toml", size=size)
         if backdrop == "added":
             for _, look in scene.find(draw_tendrils.TendrilLook):
@@ -77,6 +80,10 @@ def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(sce
             if i % 9 == 0 or i > 150:
                 off.render(scene)
                 shots.append(off.pixels()[:, :, :3].copy())
+                if mode == "box" and i < 100:
+                    (t,) = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
+                    x0, y0, x1, y1 = t.box
+                    shares.append(t.held[t.current].sum() * draw_tendrils.LIT_TILE ** 2 / ((x1 - x0) * (y1 - y0)))
         whip(scene, 200, draw)
         pictures[mode] = shots
         drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
@@ -85,14 +92,18 @@ def test_fading_and_showing_only_the_lit_box_draws_what_the_whole_window_did(sce
             x0, y0, x1, y1 = trail.box
             assert 0 < (x1 - x0) * (y1 - y0) < 0.8 * size[0] * size[1]   # at rest the box is part of the window
     assert len(pictures["box"]) == len(pictures["all"]) > 60
+    assert np.median(shares) < 0.8                                        # the tiles leave out much of the box
+    # A tile's light is dropped once it is below LIT_FLOOR (an eighth of a level); new light landing on what was
+    # dropped can round to the next level where the kept remainder would not have: 1 level, at a rare pixel.
     for i, (a, b) in enumerate(zip(pictures["box"], pictures["all"])):
-        assert np.array_equal(a, b), (i, int(np.abs(a.astype(int) - b).max()))
+        diff = np.abs(a.astype(int) - b).max(axis=2)
+        assert diff.max() <= 1 and (diff > 0).sum() <= 5, (i, int(diff.max()), int((diff > 0).sum()))
     assert max(int(p.max()) for p in pictures["box"]) > 200               # the light was there to compare
 
 
-def test_light_outside_the_lit_box_is_zero_and_an_old_trail_fades_to_nothing(scenes, gl_window):
+def test_light_outside_the_lit_tiles_is_zero_and_an_old_trail_fades_to_nothing(scenes, gl_window):
     """Whipped across the window and then held still at the left: the trail left on the right fades, its
-    texels end exactly 0 (no ghost below the 8-bit floor is kept), and the lit box shrinks to the ropes."""
+    texels end exactly 0 (no ghost below the 8-bit floor is kept), and the lit tiles shrink to the ropes."""
     size = (1280, 720)
     scene = scenes("tendrils.toml", size=size)
     off = Offscreen(gl_window.ctx, size)
@@ -107,16 +118,54 @@ def test_light_outside_the_lit_box_is_zero_and_an_old_trail_fades_to_nothing(sce
     light = np.frombuffer(trail.tex[trail.current].read(), np.float16).reshape(size[1], size[0], 4)
     x0, y0, x1, y1 = trail.box
     assert wide[2] > 0.9 * size[0] and x1 < 0.75 * size[0], (wide, trail.box)   # lit on the right, now not
-    outside = np.ones(light.shape[:2], bool)
-    outside[y0:y1, x0:x1] = False
-    assert outside.sum() > 0.25 * outside.size
-    assert not light[outside][:, :3].any()                                # exactly 0, not merely dim
-    assert light[y0:y1, x0:x1, :3].max() > 0.5                            # the ropes still glow inside
+    tile = draw_tendrils.LIT_TILE
+    lit = np.repeat(np.repeat(trail.held[trail.current], tile, 0), tile, 1)[:size[1], :size[0]]
+    assert lit.sum() > 0 and not lit[:y0].any() and not lit[y1:].any() and not lit[:, x1:].any()
+    assert (~lit).sum() > 0.25 * lit.size
+    assert not light[~lit][:, :3].any()                                   # exactly 0, not merely dim
+    assert light[lit][:, :3].max() > 0.5                                  # the ropes still glow inside
 
 
-def test_a_trail_that_hardly_fades_keeps_a_bounded_lit_box_list(scenes, gl_window):
-    """trail_keep = 0.999, the schema's most (light kept ~2 minutes): the remembered boxes stay at LIT_BOXES
-    and still cover every place the bundle has been."""
+def test_tiles_cover_what_each_frame_adds(scenes, gl_window):
+    """Frame after frame of a whip, electrified too, sparks flying: every texel the frame's strokes, sparks and
+    pointer glow lit (light that was not there after the fade) is in a lit tile."""
+    size = (640, 360)
+    scene = scenes("tendrils.toml", size=size)
+    off = Offscreen(gl_window.ctx, size)
+    drawer = [None]
+    faded = []
+    real = draw_tendrils._draw_runs
+
+    def spy(trail, code, keeps, program):                                # after the fade, before the adds
+        lit_runs = real(trail, code, keeps, program)
+        if keeps[0] == 0.0 and len(keeps) == 3:
+            faded.append(np.frombuffer(trail.tex[1 - trail.current].read(), np.float16).reshape(size[1], size[0], 4))
+        return lit_runs
+    draw_tendrils._draw_runs = spy
+    try:
+        checked = []
+
+        def draw(i):
+            faded.clear()
+            off.render(scene)
+            (trail,) = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
+            if not faded:
+                return
+            after = np.frombuffer(trail.tex[trail.current].read(), np.float16).reshape(size[1], size[0], 4)
+            added = (after[:, :, :3].astype(np.float32) > faded[0][:, :, :3].astype(np.float32)).any(axis=2)
+            tile = draw_tendrils.LIT_TILE
+            lit = np.repeat(np.repeat(trail.held[trail.current], tile, 0), tile, 1)[:size[1], :size[0]]
+            assert not (added & ~lit).any(), i
+            checked.append(added.sum())
+        whip(scene, 120, draw, size)
+    finally:
+        draw_tendrils._draw_runs = real
+    assert len(checked) > 100 and min(checked) > 500
+
+
+def test_a_trail_that_hardly_fades_keeps_its_tiles_lit(scenes, gl_window):
+    """trail_keep = 0.999, the schema's most (light kept ~2 minutes): the lit tiles, a grid of fixed size,
+    still cover every place the bundle has been."""
     size = (640, 360)
     scene = scenes("tendrils.toml", size=size)
     for _, look in scene.find(draw_tendrils.TendrilLook):
@@ -131,7 +180,10 @@ def test_a_trail_that_hardly_fades_keeps_a_bounded_lit_box_list(scenes, gl_windo
         seen.append(x)
     drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
     (trail,) = drawer._trails.values()
-    assert len(trail.lit) == draw_tendrils.LIT_BOXES
+    tile = draw_tendrils.LIT_TILE
+    assert trail.left.shape == (-(-size[1] // tile), -(-size[0] // tile))
+    row = trail.held[trail.current][(size[1] - 80) // tile]             # the tiles the pointer's path crossed
+    assert row[int(min(seen) - 20) // tile: int(max(seen) + 20) // tile + 1].all()
     x0, _, x1, _ = trail.box
     assert x0 <= min(seen) - 20 and x1 >= max(seen) + 20                 # where it started and where it is
 
