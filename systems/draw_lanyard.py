@@ -49,6 +49,7 @@ width) instead of the woven print.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from functools import lru_cache
 
 import esper
@@ -669,6 +670,18 @@ def capped_ratio(ratio: float, taps: int, dpr: float, width: float, height: floa
     return cap, int(min(taps, max(1, math.ceil(cap / dpr - 1e-6))))
 
 
+@contextmanager
+def _culled(ctx):
+    """Back-facing triangles culled (counter-clockwise is front, as `slab` winds them) while drawing inside."""
+    ctx.front_face = "ccw"
+    ctx.cull_face = "back"
+    ctx.enable(ctx.CULL_FACE)
+    try:
+        yield
+    finally:
+        ctx.disable(ctx.CULL_FACE)
+
+
 class DrawLanyard:
     def __init__(self):
         self._gl: dict[int, LanyardGL] = {}
@@ -726,19 +739,29 @@ class DrawLanyard:
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
             fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
             with ctx.enabled_only(ctx.DEPTH_TEST):
-                self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
-                           gl.strap_tex)
+                # Nearest and cheapest first, so the depth test turns away the dear textured fragments
+                # behind them before they are shaded: the clip over the card's face, then the faces,
+                # then the strap (whose end runs behind the clip and card). Opaque, no blending, so
+                # the order changes no pixel where depths differ. A GLB card keeps its order (model,
+                # then clip): where its mesh meets the clip at equal depth the first drawn wins.
                 rot = cam3.euler_xyz(card.rot)
                 model = cam3.model(card.pos, card.rot)
                 white = (1.0, 1.0, 1.0)
                 material = FINISHES[gl.finish.finish]
+                clip = (prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
                 if gl.model is not None:
                     self._part(prog, gl, "model", model, rot, gl.model[1], gl.model[0], gl.model[2])
+                    self._part(*clip)
                 else:
-                    self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
-                    self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
+                    self._part(*clip)
+                    # The card is a convex slab: a face turned away from the eye is always behind the
+                    # other one, so culling it only skips fragments the depth test would throw away.
+                    with _culled(ctx):
+                        self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
+                        self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
                     self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
-                self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
+                self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
+                           gl.strap_tex)
                 if gl.foil is not None:
                     self._foil(ctx, gl, frame, camera, model, rot)
             fbo.scissor = None
@@ -766,8 +789,12 @@ class DrawLanyard:
         ctx.blend_func = ctx.ONE, ctx.ONE
         raw.glDepthFunc(raw.GL_LEQUAL)
         raw.glDepthMask(raw.GL_FALSE)
-        for name in ("model",) if gl.model is not None else ("front", "back"):
-            gl.parts[name].render(foil)
+        if gl.model is not None:
+            gl.parts["model"].render(foil)
+        else:
+            with _culled(ctx):                            # the face turned away is hidden: as in the mesh pass
+                gl.parts["front"].render(foil)
+                gl.parts["back"].render(foil)
         raw.glDepthMask(raw.GL_TRUE)
         raw.glDepthFunc(raw.GL_LESS)
         ctx.disable(ctx.BLEND)
