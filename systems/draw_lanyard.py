@@ -150,7 +150,7 @@ uniform vec3 u_light_dir[8];
 uniform vec3 u_light_rad[8];    // linear colour × intensity
 uniform sampler2D u_tex;
 uniform int u_textured;
-uniform vec3 u_colour;          // sRGB; multiplies the texture when textured
+uniform vec3 u_colour;          // linear (converted once per part on the CPU); multiplies the texture when textured
 uniform vec3 u_material;        // roughness, metalness, clear coat
 uniform float u_coat_rough;     // the clear coat's own roughness
 in vec3 v_world;
@@ -176,7 +176,7 @@ void main() {
     vec3 N = normalize(v_normal);
     if (!gl_FrontFacing) N = -N;
     vec3 V = normalize(u_eye - v_world);
-    vec3 base = to_linear(u_colour);
+    vec3 base = u_colour;
     if (u_textured == 1) base *= to_linear(texture(u_tex, v_uv).rgb);
     float rough = u_material.x, metal = u_material.y, coat = u_material.z;
     vec3 albedo = base * (1.0 - metal);
@@ -193,9 +193,12 @@ void main() {
         float f5 = pow5(1.0 - VdotH);   // Schlick's weight, shared by the base and the coat
         vec3 F = F0 + (1.0 - F0) * f5;
         vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
-        float cF = 0.04 + 0.96 * f5;
-        vec3 under = (albedo / PI + spec) * (1.0 - coat * cF);   // what the coat lets through (three.js)
-        col += u_light_rad[i] * NdotL * (under + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough));
+        vec3 lit = albedo / PI + spec;
+        if (coat > 0.0) {   // uniform: the strap and the clip (no coat) skip the coat's GGX, no pixel changes
+            float cF = 0.04 + 0.96 * f5;
+            lit = lit * (1.0 - coat * cF) + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough);   // what the coat lets through (three.js), and its gloss
+        }
+        col += u_light_rad[i] * NdotL * lit;
     }
     // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
     vec3 R = reflect(-V, N);
@@ -807,7 +810,7 @@ class DrawLanyard:
             return
         prog["u_model"] = _mat4(model)
         prog["u_normal"] = tuple(np.asarray(normal, np.float32).T.reshape(-1))
-        prog["u_colour"] = colour
+        prog["u_colour"] = tuple(c ** 2.2 for c in colour)   # sRGB in, linear to the shader: 3 pows a part, not a pixel
         prog["u_material"] = material
         prog["u_textured"] = 1 if tex is not None else 0
         (tex if tex is not None else gl.shared.blank(gl.ctx)).use(0)
