@@ -742,29 +742,25 @@ class DrawLanyard:
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
             fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
             with ctx.enabled_only(ctx.DEPTH_TEST):
-                # Nearest and cheapest first, so the depth test turns away the dear textured fragments
-                # behind them before they are shaded: the clip over the card's face, then the faces,
-                # then the strap (whose end runs behind the clip and card). Opaque, no blending, so
-                # the order changes no pixel where depths differ. A GLB card keeps its order (model,
-                # then clip): where its mesh meets the clip at equal depth the first drawn wins.
+                # Strap, card, clip: where two parts meet at exactly equal depth (the strap through the
+                # loop, the clip over the card's face) the one drawn first shows, so this order is part
+                # of the picture.
+                self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
+                           gl.strap_tex)
                 rot = cam3.euler_xyz(card.rot)
                 model = cam3.model(card.pos, card.rot)
                 white = (1.0, 1.0, 1.0)
                 material = FINISHES[gl.finish.finish]
-                clip = (prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
                 if gl.model is not None:
                     self._part(prog, gl, "model", model, rot, gl.model[1], gl.model[0], gl.model[2])
-                    self._part(*clip)
                 else:
-                    self._part(*clip)
                     # The card is a convex slab: a face turned away from the eye is always behind the
                     # other one, so culling it only skips fragments the depth test would throw away.
                     with _culled(ctx):
                         self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
                         self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
                     self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
-                self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
-                           gl.strap_tex)
+                self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
                 if gl.foil is not None:
                     self._foil(ctx, gl, frame, camera, model, rot)
             fbo.scissor = None
