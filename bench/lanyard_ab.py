@@ -58,10 +58,10 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
     ctx.finish()
     draws = [d for d in scene.draws if isinstance(d, dl.DrawLanyard)]
     shared = draws[0]._shared
-    programs = {"this": (shared.programs(ctx), shared.foil(ctx)),
-                "other": ((ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._MESH_FS),
-                           ctx.program(vertex_shader=other._COMPOSITE_VS, fragment_shader=other._COMPOSITE_FS)),
-                          ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._FOIL_FS))}
+    this_programs = shared.programs(ctx)
+    other_programs = other.Shared().programs(ctx)           # (mesh, composite) or mesh alone, as that version has it
+    programs = {"this": (this_programs, shared.foil(ctx)),
+                "other": (other_programs, ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._FOIL_FS))}
 
     def use(who: str) -> None:
         for d in draws:
@@ -71,7 +71,11 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
                 d._draw_one = types.MethodType(other.DrawLanyard._draw_one, d)
                 d._foil, d._part = other.DrawLanyard._foil, other.DrawLanyard._part
             for g in d._gl.values():
-                (g.mesh, g.composite), foil = programs[who]
+                progs, foil = programs[who]
+                if isinstance(progs, tuple):
+                    g.mesh, g.composite = progs
+                else:
+                    g.mesh = progs
                 if g.foil is not None:
                     g.foil = foil
                 g.__dict__.pop("composite_into", None)

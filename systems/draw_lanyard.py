@@ -227,7 +227,8 @@ _COMPOSITE_FS = """
 uniform sampler2D u_src;
 uniform vec4 u_vp;      // target viewport x, y, w, h (pixels): it maps onto the whole layer framebuffer
 uniform vec4 u_own;     // the layer texels cleared and drawn this frame: x0, y0, x1, y1 (texels)
-uniform int u_taps;     // bilinear taps per axis: each at a texel's centre, or (paired) where 2×2 texels meet
+const int TAPS = %(taps)d;   // bilinear taps per axis: each at a texel's centre, or (paired) where 2×2 texels meet;
+                        // a constant, one program per count: llvmpipe pays for a loop over a uniform at every pixel
 out vec4 out_colour;
 void main() {
     vec2 size = vec2(textureSize(u_src, 0));
@@ -235,10 +236,10 @@ void main() {
     vec2 p = (gl_FragCoord.xy - 0.5 - u_vp.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
     vec2 lo = (u_own.xy + 0.5) / size, hi = (u_own.zw - 0.5) / size;   // bilinear taps stay on this frame's texels
     vec4 acc = vec4(0.0);
-    for (int j = 0; j < u_taps; ++j)
-        for (int i = 0; i < u_taps; ++i)
-            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(u_taps) * px, lo, hi));
-    out_colour = acc / float(u_taps * u_taps);        // premultiplied: the layer was cleared to 0
+    for (int j = 0; j < TAPS; ++j)
+        for (int i = 0; i < TAPS; ++i)
+            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(TAPS) * px, lo, hi));
+    out_colour = acc / float(TAPS * TAPS);            // premultiplied: the layer was cleared to 0
 }
 """
 
@@ -419,7 +420,7 @@ class LanyardGL:
         self.shared = shared
         finish = finish or CardFinish()
         self.finish = finish
-        self.mesh, self.composite = shared.programs(ctx)
+        self.mesh = shared.programs(ctx)
         self.foil = shared.foil(ctx) if finish.finish == "holographic" else None
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
@@ -488,12 +489,11 @@ class LanyardGL:
         with ctx.enabled_only(ctx.BLEND):
             ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
             self.fbo.color_attachments[0].use(0)
-            c = self.composite
+            c = self.shared.composite(ctx, composite_taps(taps, vp, self.fbo.size))
             c["u_src"] = 0
             c["u_vp"] = tuple(float(v) for v in vp)
             c["u_rect"] = (float(shown[0]), float(shown[1]), float(shown[0] + shown[2]), float(shown[1] + shown[3]))
             c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
-            c["u_taps"] = composite_taps(taps, vp, self.fbo.size)
             self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
 
     def target(self, size: tuple[int, int]):
@@ -610,6 +610,7 @@ class Shared:
 
     def __init__(self):
         self._programs = None
+        self._composites: dict[int, object] = {}
         self._foil = None
         self._blank = None
         self._textures: dict[tuple, object] = {}
@@ -628,10 +629,18 @@ class Shared:
         return self._foil
 
     def programs(self, ctx):
+        """The mesh program (made once)."""
         if self._programs is None:
-            self._programs = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS),
-                              ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS))
+            self._programs = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
         return self._programs
+
+    def composite(self, ctx, taps: int):
+        """The composite program averaging ``taps``×``taps`` bilinear taps a pixel (made once per count)."""
+        prog = self._composites.get(taps)
+        if prog is None:
+            prog = self._composites[taps] = ctx.program(vertex_shader=_COMPOSITE_VS,
+                                                        fragment_shader=_COMPOSITE_FS % {"taps": taps})
+        return prog
 
     def texture(self, ctx, key: tuple, make, repeat: bool = False):
         """The texture of ``key``, made from ``make()`` (uint8[h, w, 4]) the first time it is asked for."""
