@@ -58,10 +58,18 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
     ctx.finish()
     draws = [d for d in scene.draws if isinstance(d, dl.DrawLanyard)]
     shared = draws[0]._shared
-    this_programs = shared.programs(ctx)
-    other_programs = other.Shared().programs(ctx)           # (mesh, composite) or mesh alone, as that version has it
-    programs = {"this": (this_programs, shared.foil(ctx)),
-                "other": (other_programs, ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._FOIL_FS))}
+    # The other version gets a `Shared` of its own kind holding the same textures, blank and layer
+    # framebuffer, so its draw makes (and finds) its own programs; a version whose `LanyardGL` took its
+    # programs at construction (`mesh`, `composite`) gets them set from there.
+    other_shared = other.Shared()
+    other_shared._textures, other_shared.target, other_shared._blank = shared._textures, shared.target, shared.blank(ctx)
+    try:
+        fixed = other_shared.programs(ctx)               # (mesh, composite), or the mesh alone
+    except TypeError:
+        fixed = None                                     # programs made per draw (by light count)
+    this_attrs = {id(g): (g.__dict__.get("mesh"), g.__dict__.get("composite"), g.foil)
+                  for d in draws for g in d._gl.values()}
+    other_foil = ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._FOIL_FS)
 
     def use(who: str) -> None:
         for d in draws:
@@ -71,16 +79,18 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
                 d._draw_one = types.MethodType(other.DrawLanyard._draw_one, d)
                 d._foil, d._part = other.DrawLanyard._foil, other.DrawLanyard._part
             for g in d._gl.values():
-                progs, foil = programs[who]
-                if isinstance(progs, tuple):
-                    g.mesh, g.composite = progs
-                else:
-                    g.mesh = progs
-                if g.foil is not None:
-                    g.foil = foil
+                mesh, composite, foil = this_attrs[id(g)]
+                g.shared, g.mesh, g.composite = shared, mesh, composite
                 g.__dict__.pop("composite_into", None)
                 if who == "other":
+                    g.shared = other_shared
+                    if isinstance(fixed, tuple):
+                        g.mesh, g.composite = fixed
+                    elif fixed is not None:
+                        g.mesh = fixed
                     g.composite_into = types.MethodType(other.LanyardGL.composite_into, g)
+                if foil is not None:
+                    g.foil = other_foil if who == "other" else foil
 
     def picture() -> np.ndarray:
         off.render(scene)
