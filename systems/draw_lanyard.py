@@ -49,6 +49,7 @@ width) instead of the woven print.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from functools import lru_cache
 
 import esper
@@ -149,7 +150,7 @@ uniform vec3 u_light_dir[8];
 uniform vec3 u_light_rad[8];    // linear colour × intensity
 uniform sampler2D u_tex;
 uniform int u_textured;
-uniform vec3 u_colour;          // sRGB; multiplies the texture when textured
+uniform vec3 u_colour;          // linear (converted once per part on the CPU); multiplies the texture when textured
 uniform vec3 u_material;        // roughness, metalness, clear coat
 uniform float u_coat_rough;     // the clear coat's own roughness
 in vec3 v_world;
@@ -175,7 +176,7 @@ void main() {
     vec3 N = normalize(v_normal);
     if (!gl_FrontFacing) N = -N;
     vec3 V = normalize(u_eye - v_world);
-    vec3 base = to_linear(u_colour);
+    vec3 base = u_colour;
     if (u_textured == 1) base *= to_linear(texture(u_tex, v_uv).rgb);
     float rough = u_material.x, metal = u_material.y, coat = u_material.z;
     vec3 albedo = base * (1.0 - metal);
@@ -192,9 +193,12 @@ void main() {
         float f5 = pow5(1.0 - VdotH);   // Schlick's weight, shared by the base and the coat
         vec3 F = F0 + (1.0 - F0) * f5;
         vec3 spec = F * ggx(NdotH, NdotL, NdotV, rough);
-        float cF = 0.04 + 0.96 * f5;
-        vec3 under = (albedo / PI + spec) * (1.0 - coat * cF);   // what the coat lets through (three.js)
-        col += u_light_rad[i] * NdotL * (under + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough));
+        vec3 lit = albedo / PI + spec;
+        if (coat > 0.0) {   // uniform: the strap and the clip (no coat) skip the coat's GGX, no pixel changes
+            float cF = 0.04 + 0.96 * f5;
+            lit = lit * (1.0 - coat * cF) + coat * cF * ggx(NdotH, NdotL, NdotV, u_coat_rough);   // what the coat lets through (three.js), and its gloss
+        }
+        col += u_light_rad[i] * NdotL * lit;
     }
     // Clear coat and metal: a soft studio reflection (bright above, dim below), Fresnel-weighted.
     vec3 R = reflect(-V, N);
@@ -223,7 +227,8 @@ _COMPOSITE_FS = """
 uniform sampler2D u_src;
 uniform vec4 u_vp;      // target viewport x, y, w, h (pixels): it maps onto the whole layer framebuffer
 uniform vec4 u_own;     // the layer texels cleared and drawn this frame: x0, y0, x1, y1 (texels)
-uniform int u_taps;     // bilinear taps per axis: each at a texel's centre, or (paired) where 2×2 texels meet
+const int TAPS = %(taps)d;   // bilinear taps per axis: each at a texel's centre, or (paired) where 2×2 texels meet;
+                        // a constant, one program per count: llvmpipe pays for a loop over a uniform at every pixel
 out vec4 out_colour;
 void main() {
     vec2 size = vec2(textureSize(u_src, 0));
@@ -231,10 +236,10 @@ void main() {
     vec2 p = (gl_FragCoord.xy - 0.5 - u_vp.xy) * px; // lower-left corner of this pixel, 0..1 (FragCoord is its centre)
     vec2 lo = (u_own.xy + 0.5) / size, hi = (u_own.zw - 0.5) / size;   // bilinear taps stay on this frame's texels
     vec4 acc = vec4(0.0);
-    for (int j = 0; j < u_taps; ++j)
-        for (int i = 0; i < u_taps; ++i)
-            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(u_taps) * px, lo, hi));
-    out_colour = acc / float(u_taps * u_taps);        // premultiplied: the layer was cleared to 0
+    for (int j = 0; j < TAPS; ++j)
+        for (int i = 0; i < TAPS; ++i)
+            acc += texture(u_src, clamp(p + (vec2(i, j) + 0.5) / float(TAPS) * px, lo, hi));
+    out_colour = acc / float(TAPS * TAPS);            // premultiplied: the layer was cleared to 0
 }
 """
 
@@ -415,7 +420,7 @@ class LanyardGL:
         self.shared = shared
         finish = finish or CardFinish()
         self.finish = finish
-        self.mesh, self.composite = shared.programs(ctx)
+        self.mesh = shared.programs(ctx)
         self.foil = shared.foil(ctx) if finish.finish == "holographic" else None
         self.empty = ctx.geometry()
         layout = ["in_pos", "in_normal", "in_uv"]
@@ -484,12 +489,11 @@ class LanyardGL:
         with ctx.enabled_only(ctx.BLEND):
             ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
             self.fbo.color_attachments[0].use(0)
-            c = self.composite
+            c = self.shared.composite(ctx, composite_taps(taps, vp, self.fbo.size))
             c["u_src"] = 0
             c["u_vp"] = tuple(float(v) for v in vp)
             c["u_rect"] = (float(shown[0]), float(shown[1]), float(shown[0] + shown[2]), float(shown[1] + shown[3]))
             c["u_own"] = (float(own[0]), float(own[1]), float(own[0] + own[2]), float(own[1] + own[3]))
-            c["u_taps"] = composite_taps(taps, vp, self.fbo.size)
             self.empty.render(c, mode=ctx.TRIANGLE_STRIP, vertices=4)
 
     def target(self, size: tuple[int, int]):
@@ -606,6 +610,7 @@ class Shared:
 
     def __init__(self):
         self._programs = None
+        self._composites: dict[int, object] = {}
         self._foil = None
         self._blank = None
         self._textures: dict[tuple, object] = {}
@@ -624,10 +629,18 @@ class Shared:
         return self._foil
 
     def programs(self, ctx):
+        """The mesh program (made once)."""
         if self._programs is None:
-            self._programs = (ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS),
-                              ctx.program(vertex_shader=_COMPOSITE_VS, fragment_shader=_COMPOSITE_FS))
+            self._programs = ctx.program(vertex_shader=_MESH_VS, fragment_shader=_MESH_FS)
         return self._programs
+
+    def composite(self, ctx, taps: int):
+        """The composite program averaging ``taps``×``taps`` bilinear taps a pixel (made once per count)."""
+        prog = self._composites.get(taps)
+        if prog is None:
+            prog = self._composites[taps] = ctx.program(vertex_shader=_COMPOSITE_VS,
+                                                        fragment_shader=_COMPOSITE_FS % {"taps": taps})
+        return prog
 
     def texture(self, ctx, key: tuple, make, repeat: bool = False):
         """The texture of ``key``, made from ``make()`` (uint8[h, w, 4]) the first time it is asked for."""
@@ -667,6 +680,18 @@ def capped_ratio(ratio: float, taps: int, dpr: float, width: float, height: floa
     if ratio <= cap:
         return ratio, taps
     return cap, int(min(taps, max(1, math.ceil(cap / dpr - 1e-6))))
+
+
+@contextmanager
+def _culled(ctx):
+    """Back-facing triangles culled (counter-clockwise is front, as `slab` winds them) while drawing inside."""
+    ctx.front_face = "ccw"
+    ctx.cull_face = "back"
+    ctx.enable(ctx.CULL_FACE)
+    try:
+        yield
+    finally:
+        ctx.disable(ctx.CULL_FACE)
 
 
 class DrawLanyard:
@@ -726,6 +751,9 @@ class DrawLanyard:
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
             fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
             with ctx.enabled_only(ctx.DEPTH_TEST):
+                # Strap, card, clip: where two parts meet at exactly equal depth (the strap through the
+                # loop, the clip over the card's face) the one drawn first shows, so this order is part
+                # of the picture.
                 self._part(prog, gl, "strap", np.identity(4), np.identity(3), (1.0, 1.0, 1.0), STRAP_MATERIAL,
                            gl.strap_tex)
                 rot = cam3.euler_xyz(card.rot)
@@ -735,8 +763,11 @@ class DrawLanyard:
                 if gl.model is not None:
                     self._part(prog, gl, "model", model, rot, gl.model[1], gl.model[0], gl.model[2])
                 else:
-                    self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
-                    self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
+                    # The card is a convex slab: a face turned away from the eye is always behind the
+                    # other one, so culling it only skips fragments the depth test would throw away.
+                    with _culled(ctx):
+                        self._part(prog, gl, "front", model, rot, white, material, gl.front_tex)
+                        self._part(prog, gl, "back", model, rot, white, material, gl.back_tex)
                     self._part(prog, gl, "edge", model, rot, _srgb(look.colour, EDGE_SHADE), material, None)
                 self._part(prog, gl, "clip", model, rot, _srgb(look.clip), CLIP_MATERIAL, None)
                 if gl.foil is not None:
@@ -766,8 +797,12 @@ class DrawLanyard:
         ctx.blend_func = ctx.ONE, ctx.ONE
         raw.glDepthFunc(raw.GL_LEQUAL)
         raw.glDepthMask(raw.GL_FALSE)
-        for name in ("model",) if gl.model is not None else ("front", "back"):
-            gl.parts[name].render(foil)
+        if gl.model is not None:
+            gl.parts["model"].render(foil)
+        else:
+            with _culled(ctx):                            # the face turned away is hidden: as in the mesh pass
+                gl.parts["front"].render(foil)
+                gl.parts["back"].render(foil)
         raw.glDepthMask(raw.GL_TRUE)
         raw.glDepthFunc(raw.GL_LESS)
         ctx.disable(ctx.BLEND)
@@ -780,7 +815,7 @@ class DrawLanyard:
             return
         prog["u_model"] = _mat4(model)
         prog["u_normal"] = tuple(np.asarray(normal, np.float32).T.reshape(-1))
-        prog["u_colour"] = colour
+        prog["u_colour"] = tuple(c ** 2.2 for c in colour)   # sRGB in, linear to the shader: 3 pows a part, not a pixel
         prog["u_material"] = material
         prog["u_textured"] = 1 if tex is not None else 0
         (tex if tex is not None else gl.shared.blank(gl.ctx)).use(0)

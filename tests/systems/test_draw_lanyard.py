@@ -371,3 +371,34 @@ def test_untextured_parts_look_the_same_whatever_picture_is_bound(scenes, gl_win
     monkeypatch.setattr(dl.Shared, "blank", lambda self, ctx: layer_gl.back_tex)
     off.render(s)
     assert np.array_equal(off.pixels().astype(int), blank)
+
+
+def test_the_card_faces_wind_counter_clockwise_seen_from_outside():
+    """Culling back faces keeps a face only where its triangles turn counter-clockwise to the eye:
+    every front and back triangle's winding must agree with the face's outward normal."""
+    for name in ("front", "back"):
+        verts, idx = slab(-0.8, -2.41, 0.8, -0.16, -0.04, 0.0, 0.1, 0.035)[name]
+        a, b, c = (verts[idx.reshape(-1, 3)[:, k], :3] for k in range(3))
+        facing = np.einsum("ij,ij->i", np.cross(b - a, c - a), verts[idx.reshape(-1, 3)[:, 0], 3:6])
+        assert np.all(facing > 0), name
+
+
+@pytest.mark.parametrize("level, rot", [("badge.toml", (0.0, 0.0, 0.0)), ("badge.toml", (0.3, 2.6, 0.2)),
+                                        ("lanyard.toml", EDGE_ON), ("lanyard.toml", (0.0, np.pi, 0.0))])
+def test_culling_the_turned_away_face_changes_no_pixel(scenes, gl_window, monkeypatch, level, rot):
+    """The card drawn with its turned-away face culled (the foil pass too) is the same picture as with
+    both faces drawn and the depth test left to hide one — at rest, from behind and edge-on."""
+    from contextlib import nullcontext
+
+    from ropework.systems import draw_lanyard as dl
+    size = (640, 360)
+    s = scenes(level, size=size)
+    s.step(60)
+    _, card, _, _ = parts(s)
+    card.rot[:] = rot
+    off = Offscreen(gl_window.ctx, size)
+    off.render(s)
+    culled = off.pixels().astype(int)
+    monkeypatch.setattr(dl, "_culled", lambda ctx: nullcontext())
+    off.render(s)
+    assert np.array_equal(off.pixels().astype(int), culled)
