@@ -390,6 +390,13 @@ class Band(canvas.Canvas):
         if self.parts is None or ctx.window is None or ctx.window.get_pixel_ratio() != 1.0:
             super().composite()
             return
+        if not self.parts or self.texture is None:
+            return
+        x, y, w, h = self.view.rect
+        a, b = min(p[1] for p in self.parts) - y, max(p[1] + p[3] for p in self.parts) - y
+        if self._direct(ctx.fbo) is not None and self._blittable():
+            self._blit((a, b))           # an Offscreen's texture: the parts' rows read back, blended, written in
+            return
         saved = ctx.scissor
         try:
             for rect in self.parts:
