@@ -232,11 +232,20 @@ def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, 
 
 
 @kernel()
-def paint_band(img, V, C, Q, lo, hi, row0, row1, shift):
+def paint_band(img, pixels, V, C, Q, lo, hi, row0, row1, shift):
     """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
     rope; rows lo..hi), in that order, over rows row0..row1 - 1, cleared to transparent first (here,
     on the core that paints them, while they are in its cache): the GPU's two triangles
-    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts)."""
+    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts).
+    Then, when ``pixels`` has rows (an 8-bit target), those rows rounded into it (`canvas.quantize`)
+    while they are still in this core's cache."""
+    _paint(img, V, C, Q, lo, hi, row0, row1, shift)
+    if pixels.shape[0]:
+        canvas.quantize(img, pixels, row0, row1)
+
+
+@kernel(inline="always")
+def _paint(img, V, C, Q, lo, hi, row0, row1, shift):
     img[row0:row1] = 0.0
     for q in range(Q.shape[0]):
         if hi[q] < row0 or lo[q] >= row1:
@@ -500,8 +509,10 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     lo -= r0                                 # rows of the band (the vertices' are shifted as they are read)
     hi -= r0
     n = img.shape[0]
-    split.run((paint_band, (img, V, C, Q, lo, hi, a, b, np.float32(r0)))
+    pixels = band.pixels if band.eight else np.zeros((0, 0, 4), np.uint8)
+    split.run((paint_band, (img, pixels, V, C, Q, lo, hi, a, b, np.float32(r0)))
               for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
     band.parts = parts(cols, band.view.rect, r0)
-    band.show()
+    band.upload(quantized=band.eight)
+    band.composite()
     return True
