@@ -43,9 +43,9 @@ def count_draws():
         calls[0] += 1
         return real(self, *args, **kwargs)
 
-    def blit(self):
+    def blit(self, *args, **kwargs):
         calls[0] += 1
-        return real_blit(self)
+        return real_blit(self, *args, **kwargs)
     Geometry.render, Canvas._blit = render, blit
     try:
         yield calls

@@ -235,32 +235,37 @@ class Canvas:
         gl.glGetIntegerv(gl.GL_SAMPLE_BUFFERS, samples)
         return samples.value == 0
 
-    def _blit(self) -> None:
+    def _blit(self, rows: tuple[int, int] | None = None) -> None:
         """Composite by reading the framebuffer back, blending on the CPU (`over`) and blitting the
-        opaque result in: on llvmpipe a fraction of the blended quad's cost (see the module's docstring)."""
+        opaque result in: on llvmpipe a fraction of the blended quad's cost (see the module's docstring).
+        ``rows``: only the image's rows [a, b) (the rest is transparent), whole rows."""
         from pyglet import gl
         ctx, (x, y, w, h) = self.ctx, self.view.rect
+        a, b = (0, h) if rows is None else (max(0, rows[0]), min(h, rows[1]))
+        if b <= a:
+            return
         if self.under.shape[:2] != (h, w):
             self.under = np.zeros((h, w, 4), np.uint8)
             self.blended = np.zeros((h, w, 4), np.uint8)
         target = ctx.fbo
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.glo)
         gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 4)
-        gl.glReadPixels(x, y, w, h, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, self.under.ctypes.data)
-        split.run((over, (self.pixels, self.under, self.blended, a, b)) for a, b in split.pieces(h, QUANTIZE_ROWS))
+        gl.glReadPixels(x, y + a, w, b - a, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, self.under[a:b].ctypes.data)
+        split.run((over, (self.pixels, self.under, self.blended, i, j))
+                  for i, j in split.pieces(b - a, QUANTIZE_ROWS) for i, j in [(a + i, a + j)])
         texture = self._direct(target)
         if texture is not None:
-            texture.write(self.blended, viewport=(x, y, w, h))    # an Offscreen's texture: straight in, no blit
+            texture.write(self.blended[a:b], viewport=(x, y + a, w, b - a))   # an Offscreen's texture: straight in
             self.blits += 1
             return
         if self.blend_fbo is None or self.blend_fbo.size != (w, h):     # the window's framebuffer: by a blit
             if self.blend_fbo is not None:
                 self._drop_blend()
             self.blend_fbo = ctx.framebuffer(color_attachments=[ctx.texture((w, h), components=4, dtype="f1")])
-        self.blend_fbo.color_attachments[0].write(self.blended)
+        self.blend_fbo.color_attachments[0].write(self.blended[a:b], viewport=(0, a, w, b - a))
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.blend_fbo.glo)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target.glo)
-        gl.glBlitFramebuffer(0, 0, w, h, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        gl.glBlitFramebuffer(0, a, w, b, x, y + a, x + w, y + b, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, target.glo)
         self.blits += 1
 

@@ -33,16 +33,21 @@ BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a
 
 @kernel()
 def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale, override,
-                    x0, dx, y0, dy, first, r0, r1, V, C):
+                    x0, dx, y0, dy, first, r0, r1, V, C, Q, lo, hi, cols, found):
     """The samples of ropes ``r0:r1`` that are kept (rope r's are first[r]:first[r + 1]; the others
     are not touched): V[s] = (u, v) of its side −1 and side +1 vertex in image pixels (column u,
     row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half width;
     C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width: the
-    strip's join between ropes, which paints nothing)."""
+    strip's join between ropes, which paints nothing). Then their quads (`_quads`, while the
+    vertices are in this core's cache), written from Q[first[r0]] on (a range of ropes has at most
+    as many quads as samples), with this range's ``cols`` and ``found`` = (how many, lowest row,
+    highest row)."""
     for rope in range(r0, r1):
         if keep[rope]:
             for s in range(first[rope], first[rope + 1]):
                 _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C)
+    n, rmin, rmax = _quads(V, C, keep, first, r0, r1, Q, lo, hi, first[r0], cols)
+    found[0], found[1], found[2] = n, rmin, rmax
 
 
 @kernel(inline="always")
@@ -227,10 +232,21 @@ def _quad(img, row0, row1, ax, ay, bx, by, cx, cy, dx, dy, e0, e1, hw, r, g, b, 
 
 
 @kernel()
-def paint_band(img, V, C, Q, lo, hi, row0, row1, shift):
+def paint_band(img, pixels, V, C, Q, lo, hi, row0, row1, shift):
     """The strip triangles of quads ``Q`` (each a sample s whose pair s, s + 1 is one piece of one
-    rope; rows lo..hi), in that order, over rows row0..row1 - 1: the GPU's two triangles
-    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts)."""
+    rope; rows lo..hi), in that order, over rows row0..row1 - 1, cleared to transparent first (here,
+    on the core that paints them, while they are in its cache): the GPU's two triangles
+    (s−, s+, t−) and (s+, t−, t+). The vertices' rows are V's less ``shift`` (where the band starts).
+    Then, when ``pixels`` has rows (an 8-bit target), those rows rounded into it (`canvas.quantize`)
+    while they are still in this core's cache."""
+    _paint(img, V, C, Q, lo, hi, row0, row1, shift)
+    if pixels.shape[0]:
+        canvas.quantize(img, pixels, row0, row1)
+
+
+@kernel(inline="always")
+def _paint(img, V, C, Q, lo, hi, row0, row1, shift):
+    img[row0:row1] = 0.0
     for q in range(Q.shape[0]):
         if hi[q] < row0 or lo[q] >= row1:
             continue
@@ -241,19 +257,19 @@ def paint_band(img, V, C, Q, lo, hi, row0, row1, shift):
               V[s + 1, 2], V[s + 1, 3] - shift, e0, e1, V[s, 5], r, g, b, alpha)
 
 
-@kernel()
-def find_quads(V, C, keep, first, Q, lo, hi, cols):
-    """The quads to paint, in strip order: sample pairs s, s + 1 within one rope (neither a cap), of a
-    colour that shows, of a rope kept (rope r's samples are first[r]:first[r + 1]); Q[q] = s,
-    lo/hi[q] = the lowest and highest row they reach (floor and ceiling); cols[k] = the lowest and
-    highest column any of them reaches in rows k·ROW_STEP … (k + 1)·ROW_STEP − 1 (±inf: none).
-    Returns (how many, the lowest row, the highest row) over all of them."""
+@kernel(inline="always")
+def _quads(V, C, keep, first, r0, r1, Q, lo, hi, at, cols):
+    """The quads to paint of ropes r0:r1, in strip order, written from Q[at] on: sample pairs s, s + 1
+    within one rope (neither a cap), of a colour that shows, of a rope kept (rope r's samples are
+    first[r]:first[r + 1]); Q[q] = s, lo/hi[q] = the lowest and highest row they reach (floor and
+    ceiling); cols[k] = the lowest and highest column any of them reaches in rows k·ROW_STEP …
+    (k + 1)·ROW_STEP − 1 (±inf: none). Returns (how many, the lowest row, the highest row)."""
     cols[:, 0] = np.inf
     cols[:, 1] = -np.inf
     last = cols.shape[0] - 1
-    n = 0
+    n = at
     rmin, rmax = np.inf, -np.inf
-    for rope in range(keep.shape[0]):
+    for rope in range(r0, r1):
         if not keep[rope]:
             continue
         for s in range(first[rope], first[rope + 1] - 1):
@@ -272,7 +288,7 @@ def find_quads(V, C, keep, first, Q, lo, hi, cols):
             rmin = min(rmin, a)
             rmax = max(rmax, b)
             n += 1
-    return n, rmin, rmax
+    return n - at, rmin, rmax
 
 
 @kernel()
@@ -390,6 +406,13 @@ class Band(canvas.Canvas):
         if self.parts is None or ctx.window is None or ctx.window.get_pixel_ratio() != 1.0:
             super().composite()
             return
+        if not self.parts or self.texture is None:
+            return
+        x, y, w, h = self.view.rect
+        a, b = min(p[1] for p in self.parts) - y, max(p[1] + p[3] for p in self.parts) - y
+        if self._direct(ctx.fbo) is not None and self._blittable():
+            self._blit((a, b))           # an Offscreen's texture: the parts' rows read back, blended, written in
+            return
         saved = ctx.scissor
         try:
             for rect in self.parts:
@@ -410,7 +433,7 @@ class Band(canvas.Canvas):
 
 def parts(cols, rect, r0: int) -> list[tuple[int, int, int, int]]:
     """The framebuffer rectangles of a band at ``rect`` (its first row being row ``r0`` of the view) that
-    hold strokes: one per run of `ROW_STEP` rows whose strokes reach the same columns (`find_quads`'
+    hold strokes: one per run of `ROW_STEP` rows whose strokes reach the same columns (`_quads`'
     ``cols``), widened by a pixel each side."""
     x, y, w, h = rect
     out = []
@@ -459,26 +482,37 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
                    keep)   # LOD_GAP, LOD_CLOSE in framebuffer pixels
     first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
     r = len(start)
-    split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C))
-              for a, b in split.pieces(r, max(1, -(-r // BANDS))))
-    cols = np.empty((-(-full.rect[3] // ROW_STEP), 2), np.float32)
-    nq, rmin, rmax = find_quads(V, C, keep, first, Q, lo, hi, cols)
+    ranges = split.pieces(r, max(1, -(-r // BANDS)))
+    cols = np.empty((len(ranges), -(-full.rect[3] // ROW_STEP), 2), np.float32)   # per range of ropes
+    found = np.zeros((len(ranges), 3), np.float64)
+    split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C, Q, lo, hi, cols[k], found[k]))
+              for k, (a, b) in enumerate(ranges))
     band.parts = None
+    counts = found[:, 0].astype(np.int64)
+    nq = int(counts.sum())
     if not nq:
         return True
-    Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]
+    if len(ranges) > 1:                      # each range's quads from its first sample on: gathered in order
+        take = np.concatenate([np.arange(first[a], first[a] + c) for (a, _), c in zip(ranges, counts)])
+        Q, lo, hi = Q[take], lo[take], hi[take]
+    else:
+        Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]
+    rmin, rmax = float(found[counts > 0, 1].min()), float(found[counts > 0, 2].max())
+    cols = np.stack([cols[:, :, 0].min(axis=0), cols[:, :, 1].max(axis=0)], axis=1)
     h = full.rect[3]
     r0 = max(0, (int(math.floor(rmin)) - 1) // ROW_STEP * ROW_STEP)
     r1 = min(h, -(-(int(math.ceil(rmax)) + 1) // ROW_STEP) * ROW_STEP)
     band.rows = (r0, max(r1, r0 + 1))
-    if band.begin(scene_size) is None:
+    if band.begin(scene_size, clear=False) is None:   # each band clears its own rows as it paints them
         return False
     img = band.image
     lo -= r0                                 # rows of the band (the vertices' are shifted as they are read)
     hi -= r0
     n = img.shape[0]
-    split.run((paint_band, (img, V, C, Q, lo, hi, a, b, np.float32(r0)))
+    pixels = band.pixels if band.eight else np.zeros((0, 0, 4), np.uint8)
+    split.run((paint_band, (img, pixels, V, C, Q, lo, hi, a, b, np.float32(r0)))
               for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
     band.parts = parts(cols, band.view.rect, r0)
-    band.show()
+    band.upload(quantized=band.eight)
+    band.composite()
     return True

@@ -46,7 +46,7 @@ def test_draw_calls_do_not_grow_with_the_number_of_ropes(scenes, gl_window, tmp_
     monkeypatch.setattr(Geometry, "render", lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1])
     from ropework.systems.services.canvas import Canvas
     blit = Canvas._blit          # a canvas composited by read-back and blit: one draw, without a Geometry
-    monkeypatch.setattr(Canvas, "_blit", lambda self: (calls.append(1), blit(self))[1])
+    monkeypatch.setattr(Canvas, "_blit", lambda self, *a, **k: (calls.append(1), blit(self, *a, **k))[1])
     many = tmp_path / "many.toml"
     many.write_text('[[layer]]\nkind = "ropes"\n' + "".join(
         f'[[layer.rope]]\nanchor = {i / 300:.4f}\npoints = 20\ncolour = "#00d4ff"\n' for i in range(300)))

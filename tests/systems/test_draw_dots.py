@@ -25,7 +25,7 @@ def draw_calls(monkeypatch):
     real = Geometry.render
     monkeypatch.setattr(Geometry, "render", lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1])
     blit = Canvas._blit          # a canvas composited by read-back and blit: one draw, without a Geometry
-    monkeypatch.setattr(Canvas, "_blit", lambda self: (calls.append(1), blit(self))[1])
+    monkeypatch.setattr(Canvas, "_blit", lambda self, *a, **k: (calls.append(1), blit(self, *a, **k))[1])
     return calls
 
 

@@ -187,3 +187,31 @@ def test_only_the_rectangles_holding_strokes_are_composited(gl_window, scenes, t
     painted = band.image[..., 3] > 0
     assert painted.any() and not (painted & ~inside).any()
     assert h > 200 and inside.sum() < 0.5 * inside.size                      # the band reaches the pulled tip
+
+
+def test_into_an_offscreen_the_band_composites_its_rows_by_read_back(gl_window, scenes, tmp_path, monkeypatch):
+    """Into an Offscreen's RGBA8 texture the band is composited by one read-back and blend of the rows
+    its strokes reach (`Canvas._blit` over those rows), not by a blended quad per part: the picture is
+    the quads' but for a level at rounding, and the rows outside stay as they were."""
+    from ropework.systems.services import stroke_raster
+    scene = played(scenes, curtain(tmp_path, 60, 12, 1.2), steps=60)
+    ctx = gl_window.ctx
+    out = {}
+    for way in ("read-back", "quads"):
+        if way == "quads":
+            monkeypatch.setattr(stroke_raster.Band, "_direct", staticmethod(lambda target: None))
+        gfx.STROKES = "cpu"
+        try:
+            off = Offscreen(ctx, (scene.width, scene.height))
+            off.render(scene)
+            out[way] = off.pixels()[..., :3].astype(int)
+        finally:
+            gfx.STROKES = "auto"
+        (band,) = [s.canvas for s in strokes(scene)]
+        assert band.blits == (1 if way == "read-back" else 0)
+        band.blits = 0
+        x, y, w, h = band.view.rect
+        assert h < scene.height                     # a band over the top rows only
+    d = np.abs(out["read-back"] - out["quads"])
+    assert d.max() <= 1 and (d > 0).mean() < 1e-3
+    assert (out["quads"] != out["quads"][-1, -1]).any()
