@@ -53,6 +53,11 @@ from ropework.systems.services.kernels import kernel, select as _select
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
 MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, interleaved: as fast, with no idle lanes
+# Points: from this body size up (past the caches) the chain groups are gathered and scattered
+# lane by lane, in memory order; below it row by row. Gather + scatter CPU time, row order ÷ lane
+# order, ropes of 40 points, one thread, load 6: 25,000 points 0.91, 100,000 0.97, 250,000 1.24,
+# 1,000,000 1.9 (`bench.threads` times the whole step).
+IN_ORDER_POINTS = 150_000
 GROUP_COLUMNS = 4  # per chain group in a plan: first repair slot, first point slot, lanes, regular (`regular`)
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
@@ -376,6 +381,51 @@ def _clamp_lanes(s, q, lo, hi, rows, lanes):
             s[q * lanes + t] = _select(s[3 * lanes + t] != 0.0, y, x)
 
 
+@numba.njit(inline="always")
+def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0):
+    """Point slot k of ``lane`` into the lane scratch: its coordinates and weight. A padding
+    slot (-1) reads point 0 and weighs nothing; ``straight`` (a regular group) reads no slot:
+    the point is p0 + k, p0 the lane's first (loaded once by the caller: LLVM cannot hoist it
+    past the scratch's stores)."""
+    t = k * FIELDS * lanes + lane
+    if straight:
+        q = p0 + k
+        s[3 * lanes + t] = inv_mass[q]
+    else:
+        p = pm[k * lanes + lane]
+        q = p if p > 0 else 0
+        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+    s[t] = pos[q, 0]
+    s[lanes + t] = pos[q, 1]
+    if three:
+        s[2 * lanes + t] = pos[q, 2]
+
+
+@numba.njit(inline="always")
+def _gather_rest(s, rest, cm, k, lane, lanes, straight, c0):
+    """Repair slot k of ``lane``'s rest length into the scratch (a padding slot reads constraint
+    0's; ``straight``: constraint c0 + k)."""
+    if straight:
+        c = c0 + k
+    else:
+        c = cm[k * lanes + lane]
+        c = c if c > 0 else 0
+    s[5 * lanes + k * FIELDS * lanes + lane] = rest[c]
+
+
+@numba.njit(inline="always")
+def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0):
+    """Point slot k of ``lane`` back from the scratch into pos (a padding slot writes nothing;
+    ``straight``: point p0 + k)."""
+    p = p0 + k if straight else pm[k * lanes + lane]
+    if straight or p >= 0:
+        t = k * FIELDS * lanes + lane
+        pos[p, 0] = s[t]
+        pos[p, 1] = s[lanes + t]
+        if three:
+            pos[p, 2] = s[2 * lanes + t]
+
+
 def _chains_kernel(lanes: int, three: bool, general: bool):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
     skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
@@ -396,6 +446,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
         if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
             raise ValueError("a chain kernel was given points of another dimension")
         row = FIELDS * lanes
+        in_order = pos.shape[0] >= IN_ORDER_POINTS
         done = True
         ng = groups.shape[0] - 1
         kmax = 0
@@ -412,38 +463,35 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             # Gather points, then rests: one loop doing both, or testing the weights as it went,
-            # measured 1.5-2x slower on W5. Lane by lane, each lane's run of slots in turn: a rope's
-            # points lie in memory order, so the reads (and the scatter's writes) walk memory
-            # forward where the prefetcher follows, not 32 streams at once; a regular group
-            # (`regular`) reads no slot map and tests no padding. W5, one thread: gather 3.9 ->
-            # 2.0 ms CPU, scatter 2.6 -> 1.5 (load 6).
-            straight = groups[g, 3] != 0
-            for lane in range(lanes):
-                p0 = pm[lane]
+            # measured 1.5-2x slower on W5. A body of `IN_ORDER_POINTS` or more, larger than the
+            # caches, is gathered (and scattered) lane by lane, each lane's run of slots in turn:
+            # a rope's points lie in memory order, so the reads walk memory forward where the
+            # prefetcher follows, not 32 ropes at once; a regular group (`regular`) then reads
+            # no slot map and tests no padding. A smaller body, in cache, goes row by row.
+            straight = in_order and groups[g, 3] != 0
+            if straight:                      # each loop with its flag a constant: no branch left in it
+                for lane in range(lanes):
+                    p0 = pm[lane]
+                    for k in range(reps + 1):
+                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0)
+                for lane in range(lanes):
+                    c0 = cm[lane]
+                    for k in range(reps):
+                        _gather_rest(s, rest, cm, k, lane, lanes, True, c0)
+            elif in_order:
+                for lane in range(lanes):
+                    for k in range(reps + 1):
+                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
+                for lane in range(lanes):
+                    for k in range(reps):
+                        _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
+            else:
                 for k in range(reps + 1):
-                    if straight:
-                        p = q = p0 + k
-                    else:
-                        p = pm[k * lanes + lane]
-                        q = p if p > 0 else 0     # a padding slot reads point 0 and weighs nothing
-                    t = k * row + lane
-                    s[t] = pos[q, 0]
-                    s[lanes + t] = pos[q, 1]
-                    if three:
-                        s[2 * lanes + t] = pos[q, 2]
-                    if straight:
-                        s[3 * lanes + t] = inv_mass[q]
-                    else:
-                        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
-            for lane in range(lanes):
-                c0 = cm[lane]
+                    for lane in range(lanes):
+                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
                 for k in range(reps):
-                    if straight:
-                        c = c0 + k
-                    else:
-                        c = cm[k * lanes + lane]
-                        c = c if c > 0 else 0
-                    s[5 * lanes + k * row + lane] = rest[c]
+                    for lane in range(lanes):
+                        _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
             odd = 0                           # weights other than 0 and 1
             for k in range(reps):             # each repair's D, from the scratch alone: the lanes vectorise
                 live = True
@@ -479,16 +527,19 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            for lane in range(lanes):
-                p0 = pm[lane]
+            if straight:
+                for lane in range(lanes):
+                    p0 = pm[lane]
+                    for k in range(reps + 1):
+                        _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0)
+            elif in_order:
+                for lane in range(lanes):
+                    for k in range(reps + 1):
+                        _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
+            else:
                 for k in range(reps + 1):
-                    p = p0 + k if straight else pm[k * lanes + lane]
-                    if straight or p >= 0:
-                        t = k * row + lane
-                        pos[p, 0] = s[t]
-                        pos[p, 1] = s[lanes + t]
-                        if three:
-                            pos[p, 2] = s[2 * lanes + t]
+                    for lane in range(lanes):
+                        _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
                                              f"{'_any' if general else ''}")
