@@ -281,7 +281,7 @@ class Schedule:
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
     views: tuple     # `unpack(plan)`
-    calls: tuple     # `_calls(views, paths)`: the kernels a step runs
+    calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
 
 
@@ -316,7 +316,7 @@ def schedule(con: Constraints, shape) -> np.ndarray:
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
         packed = plan(n, d == 2 or d == 3, con.a, con.b)
         flags, views = paths(packed, d), unpack(packed)
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags))
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags, big(n)))
     return s.plan
 
 
@@ -426,7 +426,7 @@ def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0):
             pos[p, 2] = s[2 * lanes + t]
 
 
-def _chains_kernel(lanes: int, three: bool, general: bool):
+def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
     skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
     into the kernel as constants, so numba compiles one loop body, and only for the variants a
@@ -437,7 +437,9 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     weights are 0 or 1 and share is 1/2 or 1 (every shipped level): then the passes multiply,
     exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
     leave such a group untouched (nothing is written to pos) and return False, for `_redo`
-    to run the general kernel with ``redo``, which skips the groups done already."""
+    to run the general kernel with ``redo``, which skips the groups done already. ``in_order``
+    (the kernels for bodies of `IN_ORDER_POINTS` or more, `_big`): gather and scatter lane by
+    lane; frozen in too, so a small scene's kernel compiles only the row-order loops."""
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
 
     def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
@@ -446,7 +448,6 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
         if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
             raise ValueError("a chain kernel was given points of another dimension")
         row = FIELDS * lanes
-        in_order = pos.shape[0] >= IN_ORDER_POINTS
         done = True
         ng = groups.shape[0] - 1
         kmax = 0
@@ -469,34 +470,46 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
             # prefetcher follows, not 32 ropes at once; a regular group (`regular`) then reads
             # no slot map and tests no padding. A smaller body, in cache, goes row by row.
             straight = in_order and groups[g, 3] != 0
-            if straight:                      # each loop with its flag a constant: no branch left in it
-                for lane in range(lanes):
-                    p0 = pm[lane]
-                    for k in range(reps + 1):
-                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0)
-                for lane in range(lanes):
-                    c0 = cm[lane]
-                    for k in range(reps):
-                        _gather_rest(s, rest, cm, k, lane, lanes, True, c0)
-            elif in_order:
-                for lane in range(lanes):
-                    for k in range(reps + 1):
-                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
-                for lane in range(lanes):
-                    for k in range(reps):
-                        _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
+            if in_order:
+                if straight:                  # each loop with its flag a constant: no branch left in it
+                    for lane in range(lanes):
+                        p0 = pm[lane]
+                        for k in range(reps + 1):
+                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0)
+                    for lane in range(lanes):
+                        c0 = cm[lane]
+                        for k in range(reps):
+                            _gather_rest(s, rest, cm, k, lane, lanes, True, c0)
+                else:
+                    for lane in range(lanes):
+                        for k in range(reps + 1):
+                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
+                    for lane in range(lanes):
+                        for k in range(reps):
+                            _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
             else:
                 for k in range(reps + 1):
                     for lane in range(lanes):
-                        _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
+                        p = pm[k * lanes + lane]
+                        q = p if p > 0 else 0     # a padding slot reads point 0 and weighs nothing
+                        t = k * row + lane
+                        s[t] = pos[q, 0]
+                        s[lanes + t] = pos[q, 1]
+                        if three:
+                            s[2 * lanes + t] = pos[q, 2]
+                        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
                 for k in range(reps):
                     for lane in range(lanes):
-                        _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
+                        c = cm[k * lanes + lane]
+                        s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
             odd = 0                           # weights other than 0 and 1
             for k in range(reps):             # each repair's D, from the scratch alone: the lanes vectorise
                 live = True
                 for lane in range(lanes):
-                    c = 0 if straight else cm[k * lanes + lane]   # a regular group has no padding
+                    if in_order:
+                        c = 0 if straight else cm[k * lanes + lane]   # a regular group has no padding
+                    else:
+                        c = cm[k * lanes + lane]
                     t = k * row + lane
                     wi = s[3 * lanes + t]
                     wj = s[3 * lanes + t + row]
@@ -527,39 +540,55 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            if straight:
-                for lane in range(lanes):
-                    p0 = pm[lane]
-                    for k in range(reps + 1):
-                        _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0)
-            elif in_order:
-                for lane in range(lanes):
-                    for k in range(reps + 1):
-                        _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
+            if in_order:
+                if straight:
+                    for lane in range(lanes):
+                        p0 = pm[lane]
+                        for k in range(reps + 1):
+                            _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0)
+                else:
+                    for lane in range(lanes):
+                        for k in range(reps + 1):
+                            _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
             else:
                 for k in range(reps + 1):
                     for lane in range(lanes):
-                        _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
+                        p = pm[k * lanes + lane]
+                        if p >= 0:
+                            t = k * row + lane
+                            pos[p, 0] = s[t]
+                            pos[p, 1] = s[lanes + t]
+                            if three:
+                                pos[p, 2] = s[2 * lanes + t]
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
-                                             f"{'_any' if general else ''}")
+                                             f"{'_any' if general else ''}{'_big' if in_order else ''}")
     return kernel(error_model="numpy")(chains)
 
 
 _chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3 = (
-    _chains_kernel(w, t, False) for t in (False, True) for w in (WIDE, NARROW))
+    _chains_kernel(w, t, False, False) for t in (False, True) for w in (WIDE, NARROW))
 _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any = (
-    _chains_kernel(w, t, True) for t in (False, True) for w in (WIDE, NARROW))
-_CHAINS = {(w, t, g): k for (w, t, g), k in zip(
+    _chains_kernel(w, t, True, False) for t in (False, True) for w in (WIDE, NARROW))
+_CHAINS = {(w, t, g, False): k for (w, t, g), k in zip(
     [(w, t, g) for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)],
     (_chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3,
      _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any))}
+_CHAINS.update({(w, t, g, True): _chains_kernel(w, t, g, True)   # `big` bodies: `_chains_wide2_any_big`, ...
+                for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)})
 
 
-def _chain_kernels(flags, general: bool) -> list:
-    """The chain kernels a plan's `paths` call for, with the general divisor or not."""
+def big(n: int) -> bool:
+    """Whether a body of n points takes the `_big` chain kernels (lane-by-lane gather: `IN_ORDER_POINTS`)."""
+    return n >= IN_ORDER_POINTS
+
+
+def _chain_kernels(flags, general: bool, large: bool) -> list:
+    """The chain kernels a plan's `paths` call for, with the general divisor or not, for a
+    `big` body (``large``) or not."""
     wide, narrow, three = flags[:3]
-    return [_CHAINS[w, three is not None, general] for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+    return [_CHAINS[w, three is not None, general, large] for w, on in ((WIDE, wide), (NARROW, narrow))
+            if on is not None]
 
 
 @numba.njit(inline="always")
@@ -647,13 +676,13 @@ def _levels_kernel(two: bool):
 _levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
 
 
-def _calls(views, flags) -> tuple:
-    """The kernels a step of a plan runs, each with the arrays it takes after ``share``: the
-    chain groups of each width present, then the level order. They share no point, so their
-    order does not change a bit; only these are compiled (`paths`)."""
+def _calls(views, flags, large: bool) -> tuple:
+    """The kernels a step of a plan runs (for a `big` body if ``large``), each with the arrays
+    it takes after ``share``: the chain groups of each width present, then the level order.
+    They share no point, so their order does not change a bit; only these are compiled (`paths`)."""
     groups, cmap, pmap, order, free, _ = views
     wide, narrow, three, level2, leveld, general = flags
-    out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
+    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False))
            for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
     if level2 is not None:
         out.append((_levels2, (order, free)))
@@ -679,7 +708,7 @@ def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
     """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
     Groups share no point with each other or the rest, so doing them last gives the same bits."""
     groups, cmap, pmap = views[:3]
-    for k in _chain_kernels(flags, True):
+    for k in _chain_kernels(flags, True, big(pos.shape[0])):
         k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True)
 
 
@@ -690,7 +719,7 @@ def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
     ``flags`` are ``paths(packed, d)``: only the kernels of its paths run, or compile."""
     views = unpack(packed)
     lo, hi = box(lo, hi, pos.shape[1])
-    if not _run(_calls(views, flags), views[5], pos, inv_mass, rest, passes, lo, hi, share):
+    if not _run(_calls(views, flags, big(pos.shape[0])), views[5], pos, inv_mass, rest, passes, lo, hi, share):
         _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share)
 
 
@@ -731,7 +760,7 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
     if order.shape[1] > 0:            # first: one piece that may be long (a cloth)
         jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
                      (pos, inv_mass, rest, passes, lo, hi, share, order, free)))
-    kernels = _chain_kernels(s.paths, True)   # any divisor: no second call
+    kernels = _chain_kernels(s.paths, True, big(pos.shape[0]))   # any divisor: no second call
     jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
                                 False))) for g0, g1 in s.parts]
     split.run(jobs)
@@ -745,12 +774,12 @@ class Relax(esper.Processor):
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
             packed = schedule(con, pts.pos.shape)
-            big = split.PARALLEL_POINTS
-            if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
+            most = split.PARALLEL_POINTS
+            if packed.size >= most and chain_points(packed) >= most and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
                 s = con.schedule
                 if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
                     _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share)
                     s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
-                    s.calls = _calls(s.views, s.paths)
+                    s.calls = _calls(s.views, s.paths, big(s.n))
