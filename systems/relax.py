@@ -53,6 +53,12 @@ from ropework.systems.services.kernels import kernel, select as _select
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
 MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, interleaved: as fast, with no idle lanes
+# Points: from this body size up (past the caches) the chain groups are gathered and scattered
+# lane by lane, in memory order; below it row by row. Gather + scatter CPU time, row order ÷ lane
+# order, ropes of 40 points, one thread, load 6: 25,000 points 0.91, 100,000 0.97, 250,000 1.24,
+# 1,000,000 1.9 (`bench.threads` times the whole step).
+IN_ORDER_POINTS = 150_000
+GROUP_COLUMNS = 4  # per chain group in a plan: first repair slot, first point slot, lanes, regular (`regular`)
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
@@ -157,11 +163,15 @@ def level_order(n, a, b, cons):
 def schedule_arrays(n, lanes, a, b):
     """The solve order of constraints (a, b) over n points, as the arrays `solve` takes:
 
-    - groups int32[G + 1, 3]: group g of chains has ``groups[g, 2]`` lanes (WIDE or
+    - groups int32[G + 1, 4]: group g of chains has ``groups[g, 2]`` lanes (WIDE or
       NARROW) and K_g = (``groups[g + 1, 0] - groups[g, 0]``) / lanes repairs per lane;
       its repair slots are cmap[groups[g, 0]:groups[g + 1, 0]] (constraint of repair k of
       lane l at k * lanes + l; -1 pads a shorter chain) and its K_g + 1 point slots
-      pmap[groups[g, 1]:groups[g + 1, 1]] (point per slot, -1 pads). Only if ``lanes``.
+      pmap[groups[g, 1]:groups[g + 1, 1]] (point per slot, -1 pads). ``groups[g, 3]`` is 1
+      when the group is *regular*: no padding, and each lane's points and constraints are
+      consecutive (p_k = p_0 + k, c_k = c_0 + k: ropes stored one after another, as every
+      large scene builds them), so the kernels read them from their first row, in memory
+      order (`regular`). Only if ``lanes``.
     - order int32[3, m']: every other constraint in level order (row 0), with its two
       points (rows 1, 2: read straight, not through the constraint index).
     - free: the points those touch (clamped after each pass); loose: points in no constraint.
@@ -186,7 +196,7 @@ def schedule_arrays(n, lanes, a, b):
     nc = len(chains)
     widths = [WIDE] * (nc // WIDE) + ([NARROW if nc % WIDE <= NARROW else WIDE] if nc % WIDE else [])
     ng = len(widths)
-    groups = np.zeros((ng + 1, 3), np.int32)
+    groups = np.zeros((ng + 1, GROUP_COLUMNS), np.int32)
     groups[:ng, 2] = widths
     ends = np.cumsum(widths, dtype=np.int64)
     k = length[chains[np.minimum(ends, nc) - 1]].astype(np.int64)   # a group's longest chain
@@ -204,6 +214,7 @@ def schedule_arrays(n, lanes, a, b):
     gc, lc, wc = np.repeat(groups[g, 0], reps), np.repeat(lane, reps), np.repeat(w, reps)
     cmap[gc + kk * wc + lc] = c
     pmap[np.repeat(groups[g, 1], reps) + (kk + 1) * wc + lc] = after[c]
+    groups[:ng, 3] = regular(groups, cmap, pmap)
     role = np.zeros(n, np.int8)       # 1: in a chain, 2: in another constraint
     role[pmap[pmap >= 0]] = 1
     cons = np.flatnonzero(np.repeat(head < 0, length)).astype(np.int32)
@@ -216,6 +227,22 @@ def schedule_arrays(n, lanes, a, b):
             np.flatnonzero(role == 0).astype(np.int32))
 
 
+def regular(groups, cmap, pmap) -> np.ndarray:
+    """int32[G]: 1 for each chain group with no padding whose every lane's point slots and
+    repair slots count up by one (p_k = p_0 + k, c_k = c_0 + k), else 0. Such a group's
+    gather and scatter walk memory in order, one lane's run after another, with no slot map
+    read and no padding test: the same values moved, so the same bits."""
+    out = np.zeros(len(groups) - 1, np.int32)
+    for g in range(len(groups) - 1):
+        w = int(groups[g, 2])
+        pm = pmap[groups[g, 1]:groups[g + 1, 1]].reshape(-1, w).astype(np.int64)
+        cm = cmap[groups[g, 0]:groups[g + 1, 0]].reshape(-1, w).astype(np.int64)
+        out[g] = bool((pm[0] >= 0).all() and (cm[0] >= 0).all()
+                      and (pm == pm[0] + np.arange(len(pm))[:, None]).all()
+                      and (cm == cm[0] + np.arange(len(cm))[:, None]).all())
+    return out
+
+
 def plan(n, lanes, a, b):
     """`schedule_arrays` packed into one int32 array — numba unboxes one array argument
     faster than six: a header of six sizes (groups, cmap, pmap, order's columns, free,
@@ -226,13 +253,13 @@ def plan(n, lanes, a, b):
 
 
 def unpack(packed):
-    """The `schedule_arrays` tuple of a `plan`, as numpy views into it (groups [G + 1, 3], order
+    """The `schedule_arrays` tuple of a `plan`, as numpy views into it (groups [G + 1, 4], order
     [3, m]), as the kernels take them: made once per topology (`Schedule.views`), so no kernel
     unpacks or reshapes (numba's reshape code would compile into every first run)."""
     ng1, nc, npm, m, nf = (int(v) for v in packed[:5])
     at = 6
-    groups = packed[at:at + 3 * ng1].reshape(ng1, 3)
-    at += 3 * ng1
+    groups = packed[at:at + GROUP_COLUMNS * ng1].reshape(ng1, GROUP_COLUMNS)
+    at += GROUP_COLUMNS * ng1
     cmap = packed[at:at + nc]
     at += nc
     pmap = packed[at:at + npm]
@@ -254,7 +281,7 @@ class Schedule:
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
     views: tuple     # `unpack(plan)`
-    calls: tuple     # `_calls(views, paths)`: the kernels a step runs
+    calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
 
 
@@ -266,7 +293,7 @@ def paths(packed: np.ndarray, d: int) -> tuple:
     They pick the kernels a step calls (`_calls`), so a scene compiles only the paths its
     constraints run (a rope scene never the lane loops, a 2-D scene never the 3-D ones)."""
     ng = int(packed[0]) - 1
-    widths = {int(w) for w in packed[6 + 2:6 + 3 * ng:3]}
+    widths = {int(w) for w in packed[6 + 2:6 + GROUP_COLUMNS * ng:GROUP_COLUMNS]}
     on = lambda flag: True if flag else None   # noqa: E731
     levels = int(packed[3]) > 0
     return (on(WIDE in widths), on(NARROW in widths), on(ng > 0 and d == 3), on(levels and d == 2),
@@ -289,7 +316,7 @@ def schedule(con: Constraints, shape) -> np.ndarray:
     if s is None or s.a is not con.a or s.b is not con.b or (s.n, s.d, s.m) != (n, d, len(con.a)):
         packed = plan(n, d == 2 or d == 3, con.a, con.b)
         flags, views = paths(packed, d), unpack(packed)
-        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags))
+        s = con.schedule = Schedule(con.a, con.b, n, d, len(con.a), packed, flags, views, _calls(views, flags, big(n)))
     return s.plan
 
 
@@ -354,7 +381,52 @@ def _clamp_lanes(s, q, lo, hi, rows, lanes):
             s[q * lanes + t] = _select(s[3 * lanes + t] != 0.0, y, x)
 
 
-def _chains_kernel(lanes: int, three: bool, general: bool):
+@numba.njit(inline="always")
+def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0):
+    """Point slot k of ``lane`` into the lane scratch: its coordinates and weight. A padding
+    slot (-1) reads point 0 and weighs nothing; ``straight`` (a regular group) reads no slot:
+    the point is p0 + k, p0 the lane's first (loaded once by the caller: LLVM cannot hoist it
+    past the scratch's stores)."""
+    t = k * FIELDS * lanes + lane
+    if straight:
+        q = p0 + k
+        s[3 * lanes + t] = inv_mass[q]
+    else:
+        p = pm[k * lanes + lane]
+        q = p if p > 0 else 0
+        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+    s[t] = pos[q, 0]
+    s[lanes + t] = pos[q, 1]
+    if three:
+        s[2 * lanes + t] = pos[q, 2]
+
+
+@numba.njit(inline="always")
+def _gather_rest(s, rest, cm, k, lane, lanes, straight, c0):
+    """Repair slot k of ``lane``'s rest length into the scratch (a padding slot reads constraint
+    0's; ``straight``: constraint c0 + k)."""
+    if straight:
+        c = c0 + k
+    else:
+        c = cm[k * lanes + lane]
+        c = c if c > 0 else 0
+    s[5 * lanes + k * FIELDS * lanes + lane] = rest[c]
+
+
+@numba.njit(inline="always")
+def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0):
+    """Point slot k of ``lane`` back from the scratch into pos (a padding slot writes nothing;
+    ``straight``: point p0 + k)."""
+    p = p0 + k if straight else pm[k * lanes + lane]
+    if straight or p >= 0:
+        t = k * FIELDS * lanes + lane
+        pos[p, 0] = s[t]
+        pos[p, 1] = s[lanes + t]
+        if three:
+            pos[p, 2] = s[2 * lanes + t]
+
+
+def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
     skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
     into the kernel as constants, so numba compiles one loop body, and only for the variants a
@@ -365,7 +437,9 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     weights are 0 or 1 and share is 1/2 or 1 (every shipped level): then the passes multiply,
     exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
     leave such a group untouched (nothing is written to pos) and return False, for `_redo`
-    to run the general kernel with ``redo``, which skips the groups done already."""
+    to run the general kernel with ``redo``, which skips the groups done already. ``in_order``
+    (the kernels for bodies of `IN_ORDER_POINTS` or more, `_big`): gather and scatter lane by
+    lane; frozen in too, so a small scene's kernel compiles only the row-order loops."""
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
 
     def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
@@ -390,26 +464,52 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             # Gather points, then rests: one loop doing both, or testing the weights as it went,
-            # measured 1.5-2x slower on W5.
-            for k in range(reps + 1):
-                for lane in range(lanes):
-                    p = pm[k * lanes + lane]
-                    q = p if p > 0 else 0         # a padding slot reads point 0 and weighs nothing
-                    t = k * row + lane
-                    s[t] = pos[q, 0]
-                    s[lanes + t] = pos[q, 1]
-                    if three:
-                        s[2 * lanes + t] = pos[q, 2]
-                    s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
-            for k in range(reps):
-                for lane in range(lanes):
-                    c = cm[k * lanes + lane]
-                    s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
+            # measured 1.5-2x slower on W5. A body of `IN_ORDER_POINTS` or more, larger than the
+            # caches, is gathered (and scattered) lane by lane, each lane's run of slots in turn:
+            # a rope's points lie in memory order, so the reads walk memory forward where the
+            # prefetcher follows, not 32 ropes at once; a regular group (`regular`) then reads
+            # no slot map and tests no padding. A smaller body, in cache, goes row by row.
+            straight = in_order and groups[g, 3] != 0
+            if in_order:
+                if straight:                  # each loop with its flag a constant: no branch left in it
+                    for lane in range(lanes):
+                        p0 = pm[lane]
+                        for k in range(reps + 1):
+                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0)
+                    for lane in range(lanes):
+                        c0 = cm[lane]
+                        for k in range(reps):
+                            _gather_rest(s, rest, cm, k, lane, lanes, True, c0)
+                else:
+                    for lane in range(lanes):
+                        for k in range(reps + 1):
+                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
+                    for lane in range(lanes):
+                        for k in range(reps):
+                            _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
+            else:
+                for k in range(reps + 1):
+                    for lane in range(lanes):
+                        p = pm[k * lanes + lane]
+                        q = p if p > 0 else 0     # a padding slot reads point 0 and weighs nothing
+                        t = k * row + lane
+                        s[t] = pos[q, 0]
+                        s[lanes + t] = pos[q, 1]
+                        if three:
+                            s[2 * lanes + t] = pos[q, 2]
+                        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+                for k in range(reps):
+                    for lane in range(lanes):
+                        c = cm[k * lanes + lane]
+                        s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
             odd = 0                           # weights other than 0 and 1
             for k in range(reps):             # each repair's D, from the scratch alone: the lanes vectorise
                 live = True
                 for lane in range(lanes):
-                    c = cm[k * lanes + lane]
+                    if in_order:
+                        c = 0 if straight else cm[k * lanes + lane]   # a regular group has no padding
+                    else:
+                        c = cm[k * lanes + lane]
                     t = k * row + lane
                     wi = s[3 * lanes + t]
                     wj = s[3 * lanes + t + row]
@@ -440,35 +540,55 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            for k in range(reps + 1):
-                for lane in range(lanes):
-                    p = pm[k * lanes + lane]
-                    if p >= 0:
-                        t = k * row + lane
-                        pos[p, 0] = s[t]
-                        pos[p, 1] = s[lanes + t]
-                        if three:
-                            pos[p, 2] = s[2 * lanes + t]
+            if in_order:
+                if straight:
+                    for lane in range(lanes):
+                        p0 = pm[lane]
+                        for k in range(reps + 1):
+                            _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0)
+                else:
+                    for lane in range(lanes):
+                        for k in range(reps + 1):
+                            _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
+            else:
+                for k in range(reps + 1):
+                    for lane in range(lanes):
+                        p = pm[k * lanes + lane]
+                        if p >= 0:
+                            t = k * row + lane
+                            pos[p, 0] = s[t]
+                            pos[p, 1] = s[lanes + t]
+                            if three:
+                                pos[p, 2] = s[2 * lanes + t]
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
-                                             f"{'_any' if general else ''}")
+                                             f"{'_any' if general else ''}{'_big' if in_order else ''}")
     return kernel(error_model="numpy")(chains)
 
 
 _chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3 = (
-    _chains_kernel(w, t, False) for t in (False, True) for w in (WIDE, NARROW))
+    _chains_kernel(w, t, False, False) for t in (False, True) for w in (WIDE, NARROW))
 _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any = (
-    _chains_kernel(w, t, True) for t in (False, True) for w in (WIDE, NARROW))
-_CHAINS = {(w, t, g): k for (w, t, g), k in zip(
+    _chains_kernel(w, t, True, False) for t in (False, True) for w in (WIDE, NARROW))
+_CHAINS = {(w, t, g, False): k for (w, t, g), k in zip(
     [(w, t, g) for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)],
     (_chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3,
      _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any))}
+_CHAINS.update({(w, t, g, True): _chains_kernel(w, t, g, True)   # `big` bodies: `_chains_wide2_any_big`, ...
+                for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)})
 
 
-def _chain_kernels(flags, general: bool) -> list:
-    """The chain kernels a plan's `paths` call for, with the general divisor or not."""
+def big(n: int) -> bool:
+    """Whether a body of n points takes the `_big` chain kernels (lane-by-lane gather: `IN_ORDER_POINTS`)."""
+    return n >= IN_ORDER_POINTS
+
+
+def _chain_kernels(flags, general: bool, large: bool) -> list:
+    """The chain kernels a plan's `paths` call for, with the general divisor or not, for a
+    `big` body (``large``) or not."""
     wide, narrow, three = flags[:3]
-    return [_CHAINS[w, three is not None, general] for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
+    return [_CHAINS[w, three is not None, general, large] for w, on in ((WIDE, wide), (NARROW, narrow))
+            if on is not None]
 
 
 @numba.njit(inline="always")
@@ -557,13 +677,13 @@ def _levels_kernel(two: bool):
 _levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
 
 
-def _calls(views, flags) -> tuple:
-    """The kernels a step of a plan runs, each with the arrays it takes after ``share``: the
-    chain groups of each width present, then the level order. They share no point, so their
-    order does not change a bit; only these are compiled (`paths`)."""
+def _calls(views, flags, large: bool) -> tuple:
+    """The kernels a step of a plan runs (for a `big` body if ``large``), each with the arrays
+    it takes after ``share``: the chain groups of each width present, then the level order.
+    They share no point, so their order does not change a bit; only these are compiled (`paths`)."""
     groups, cmap, pmap, order, free, _ = views
     wide, narrow, three, level2, leveld, general = flags
-    out = [(_CHAINS[w, three is not None, general is not None], (groups, cmap, pmap, False))
+    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False))
            for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
     scratch = np.empty(order.shape[1], np.float32)   # the level order's divisors: one array per plan
     if level2 is not None:
@@ -590,7 +710,7 @@ def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
     """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
     Groups share no point with each other or the rest, so doing them last gives the same bits."""
     groups, cmap, pmap = views[:3]
-    for k in _chain_kernels(flags, True):
+    for k in _chain_kernels(flags, True, big(pos.shape[0])):
         k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True)
 
 
@@ -601,7 +721,7 @@ def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
     ``flags`` are ``paths(packed, d)``: only the kernels of its paths run, or compile."""
     views = unpack(packed)
     lo, hi = box(lo, hi, pos.shape[1])
-    if not _run(_calls(views, flags), views[5], pos, inv_mass, rest, passes, lo, hi, share):
+    if not _run(_calls(views, flags, big(pos.shape[0])), views[5], pos, inv_mass, rest, passes, lo, hi, share):
         _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share)
 
 
@@ -643,7 +763,7 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
                      (pos, inv_mass, rest, passes, lo, hi, share, order, free,
                       np.empty(order.shape[1], np.float32))))
-    kernels = _chain_kernels(s.paths, True)   # any divisor: no second call
+    kernels = _chain_kernels(s.paths, True, big(pos.shape[0]))   # any divisor: no second call
     jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
                                 False))) for g0, g1 in s.parts]
     split.run(jobs)
@@ -657,12 +777,12 @@ class Relax(esper.Processor):
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
             packed = schedule(con, pts.pos.shape)
-            big = split.PARALLEL_POINTS
-            if packed.size >= big and chain_points(packed) >= big and split.threads() > 1:   # size first: ~30 ns
+            most = split.PARALLEL_POINTS
+            if packed.size >= most and chain_points(packed) >= most and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
                 s = con.schedule
                 if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
                     _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share)
                     s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
-                    s.calls = _calls(s.views, s.paths)
+                    s.calls = _calls(s.views, s.paths, big(s.n))

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from ropework.components import Bounds, Constraints, Points
-from ropework.systems.relax import (MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs, level_order, plan,
-                           relax, schedule, schedule_arrays, unpack)
+from ropework.systems.services import split
+from ropework.systems.relax import (IN_ORDER_POINTS, MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs,
+                                    level_order, plan, relax, schedule, schedule_arrays, solve_split, unpack)
 
 
 @numba.njit(cache=True)
@@ -233,6 +234,41 @@ def test_groups_fill_wide_then_narrow_and_leave_a_few_ropes_to_the_level_order()
         assert (in_order[cmap[cmap >= 0]] == 0).all()                   # each constraint in one place
         assert len(cons) == sum(sorted(c - 1 for c in counts)[:leftover])   # the shortest ropes left over
         assert len(loose) == 0 and len(free) == len(np.unique(np.r_[oa, ob]))
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("d", [2, 3])
+def test_regular_groups_read_their_points_in_order_with_the_same_bits(d, size, monkeypatch):
+    """A group with no padding whose ropes' points count up (each rope stored in order, as
+    large scenes build them) is marked regular; a group of ropes stored backwards, or of
+    unequal ropes (padding), is not. A body of `IN_ORDER_POINTS` or more (here: loose points
+    make up the count) gathers lane by lane, regular groups without their slot map; a smaller
+    one row by row. Every way, and split over two threads: the plain sweep's bits."""
+    n1, a1, b1 = chains([10] * WIDE)                          # p_k = p_0 + k, no padding: regular
+    back = (2 * n1 - 1 - np.arange(n1)).astype(np.int32)     # the same ropes, points numbered end to start
+    a2, b2 = back[a1], back[b1]
+    n3, a3, b3 = chains([11 + r % 5 for r in range(WIDE)])   # unequal lengths: padded lanes
+    a = np.r_[a1, a2, a3 + 2 * n1].astype(np.int32)
+    b = np.r_[b1, b2, b3 + 2 * n1].astype(np.int32)
+    n = 2 * n1 + n3 + (IN_ORDER_POINTS if size == "large" else 0)
+    groups = schedule_arrays(n, True, a, b)[0]
+    assert groups[:-1, 2].tolist() == [WIDE] * 3 and groups[:-1, 3].tolist() == [1, 0, 0]
+    monkeypatch.setattr(split, "PIECE_POINTS", 2 * WIDE * 12)   # a piece per group or two: both threads work
+    rng = np.random.default_rng(d)
+    for share in (0.5, 1.0, 0.75):
+        pos, inv, rest = state(rng, n, len(a), d)
+        lo, hi = np.full(d, 80, np.float32), np.full(d, 130, np.float32)
+        want, got, two = pos.copy(), pos.copy(), pos.copy()
+        before = split.calls
+        con = Constraints(a=a, b=b, rest=rest, passes=6, share=share)
+        schedule(con, (n, d))
+        for _ in range(3):
+            sequential(want, inv, a, b, rest, 6, lo, hi, share)
+            relax(got, inv, a, b, rest, 6, lo, hi, share)
+            solve_split(two, inv, rest, 6, lo, hi, con.schedule, share)
+        assert np.array_equal(want.view(np.uint32), got.view(np.uint32)), share
+        assert np.array_equal(want.view(np.uint32), two.view(np.uint32)), share
+        assert split.calls - before == (3 if split.threads() > 1 else 0)
 
 
 def test_schedule_is_cached_and_rebuilt_when_the_links_are_replaced():
