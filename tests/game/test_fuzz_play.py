@@ -51,8 +51,8 @@ BROKEN = [b"\n[[[", b"\xff\xfe", b"\n[[layer]]\nkind = \"no-such-kind\"\n", b"\n
 WILD = [math.nan, math.inf, -math.inf, 1e30, -1e30, 1e18, 0.0, 400.0]   # px: pointer coordinates, most absurd
 PIN_TOLERANCE = 1e-4              # px: pins are written, never integrated, so they sit exactly; float32 slack
 BOUNDS_TOLERANCE = 1e-3           # px: a clamp writes the bound itself
-EXAMPLES = 14                     # hypothesis examples per level (each builds its scene: the lanyard levels ~0.4 s);
-                                  # 14 × 50 rules keeps the suite near ten minutes on the 2-core machine
+EXAMPLES = 10                     # hypothesis examples per level (each builds its scene: the lanyard levels ~0.4 s);
+                                  # 10 × 50 rules keeps the suite near ten minutes on the 2-core machine
 STEPS = 50                        # rules per example
 
 _COPY = tempfile.TemporaryDirectory(prefix="ropework-fuzz-")

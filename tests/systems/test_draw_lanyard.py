@@ -355,18 +355,22 @@ def test_a_paired_tap_averages_the_four_texels_as_four_taps_do(scenes, gl_window
     assert pictures[0].std() > 20                                    # the picture is the random texels, not flat
 
 
+def posed(scenes, gl_window, level, rot, size=(640, 360)):
+    """(scene, Offscreen, its picture): ``level`` stepped 60 times, its card turned to ``rot``, drawn once."""
+    s = scenes(level, size=size)
+    s.step(60)
+    _, card, _, _ = parts(s)
+    card.rot[:] = rot
+    off = Offscreen(gl_window.ctx, size)
+    off.render(s)
+    return s, off, off.pixels().astype(int)
+
+
 def test_untextured_parts_look_the_same_whatever_picture_is_bound(scenes, gl_window, monkeypatch):
     """The edge and the clip bind a 1×1 texture (llvmpipe runs the shader's texture() either way): their
     colour must not depend on it — the same frame with the card's back picture bound there instead."""
     from ropework.systems import draw_lanyard as dl
-    size = (640, 360)
-    s = scenes("badge.toml", size=size)
-    s.step(60)
-    _, card, _, _ = parts(s)
-    card.rot[:] = EDGE_ON
-    off = Offscreen(gl_window.ctx, size)
-    off.render(s)
-    blank = off.pixels().astype(int)
+    s, off, blank = posed(scenes, gl_window, "badge.toml", EDGE_ON)
     layer_gl, = next(d for d in s.draws if isinstance(d, DrawLanyard))._gl.values()
     monkeypatch.setattr(dl.Shared, "blank", lambda self, ctx: layer_gl.back_tex)
     off.render(s)
@@ -391,14 +395,7 @@ def test_culling_the_turned_away_face_changes_no_pixel(scenes, gl_window, monkey
     from contextlib import nullcontext
 
     from ropework.systems import draw_lanyard as dl
-    size = (640, 360)
-    s = scenes(level, size=size)
-    s.step(60)
-    _, card, _, _ = parts(s)
-    card.rot[:] = rot
-    off = Offscreen(gl_window.ctx, size)
-    off.render(s)
-    culled = off.pixels().astype(int)
+    s, off, culled = posed(scenes, gl_window, level, rot)
     monkeypatch.setattr(dl, "_culled", lambda ctx: nullcontext())
     off.render(s)
     assert np.array_equal(off.pixels().astype(int), culled)
