@@ -34,8 +34,11 @@ NEAR = 40                    # per-channel distance that still counts as the rop
 START_TIMEOUT = 45.0         # s for the game's window to appear (imports, numba cache, GL context)
 HAND = 0.04                  # s between a hand's small mouse moves
 
-pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
-                                reason=f"needs {', '.join(TOOLS)} (apt: xvfb xdotool x11-utils imagemagick)")
+pytestmark = [pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
+                                 reason=f"needs {', '.join(TOOLS)} (apt: xvfb xdotool x11-utils imagemagick)"),
+              # one worker runs every real-window test, one after another: each picks a free display
+              # number by its lock file, which two at once could both pick
+              pytest.mark.xdist_group("x-display")]
 
 
 def poll(what, timeout: float, every: float = 0.1):
