@@ -83,7 +83,17 @@ def run(args) -> None:
             glow = width_scale > 1.5
             if skip["now"] not in ("strokes", "glow" if glow else "core"):
                 real_strokes(self, viewport, width_scale, alpha_scale, override)
-        Geometry.render, gfx.Strokes.draw = render, strokes
+        real_pair = gfx.Strokes.draw_pair
+
+        def pair(self, viewport, outer, inner):                 # glow and core in one pass: leave out one, or both
+            now = skip["now"]
+            if now == "glow":
+                real_strokes(self, viewport, *inner)
+            elif now == "core":
+                real_strokes(self, viewport, *outer)
+            elif now != "strokes":
+                real_pair(self, viewport, outer, inner)
+        Geometry.render, gfx.Strokes.draw, gfx.Strokes.draw_pair = render, strokes, pair
         for name in ("fade", "show", "glow", "core", "strokes"):
             drawers["no " + name] = dt.DrawTendrils()
     offs = {k: Offscreen(ctx, SIZE) for k in drawers}
