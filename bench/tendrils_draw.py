@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.tendrils_draw --against ../other        # CPU a frame, this vs that checkout's drawer
     .venv/bin/python -m bench.tendrils_draw --passes                  # what leaving out each pass saves
-    .venv/bin/python -m bench.tendrils_draw --against ../other --png /tmp/td   # also frames side by side
+    .venv/bin/python -m bench.tendrils_draw --against ../other --png /tmp/td   # also frames side by side, 4× crops
+    .venv/bin/python -m bench.tendrils_draw --against ../other --sequence --frames 300   # still, whipped, fading
 
 tendrils.toml is loaded headless at 1280×720 and its gallery script played (bench.frames's driver). Every
 step is drawn by each drawer in turn, into an off-screen framebuffer of its own, the order flipped every
@@ -10,7 +11,9 @@ frame, so both see the same scene and the same load; each draw is fenced by `ctx
 the median of this process's CPU time per draw (every thread: llvmpipe's rasteriser threads and the main
 thread, whose share is also given). `--against` loads the other checkout's systems/draw_tendrils.py as a
 module beside ours (same components, same ropework). The pictures are compared every tenth frame: the
-largest per-channel difference and the most pixels differing. `--passes` draws with copies of our drawer
+largest per-channel difference and the most pixels differing (by any, by more than 8, by more than 32
+levels). `--png` saves every 60th frame (other | this) with a 4× crop of 80×60 px about its largest
+difference (other | this | difference × 4), and the crop about the largest difference of the run (worst-). `--passes` draws with copies of our drawer
 that leave out the fade, the show, the glow stroke, the core stroke or both strokes, and gives what each
 saved: where the frame's time goes, paired as above.
 
@@ -59,7 +62,8 @@ def run(args) -> None:
     ctx = win.ctx
     level = ROOT / "levels" / "tendrils.toml"
     scene = Scene.load(str(level), size=SIZE)
-    drive = driver(scene, level)
+    drive = _sequence(scene, level) if args.sequence else driver(scene, level)
+    warmup = 0 if args.sequence else WARMUP
     slot = next(k for k, d in enumerate(scene.draws) if isinstance(d, dt.DrawTendrils))
     skip = {"now": None, "drawer": "this"}
     drawers = {"this": scene.draws[slot]}
@@ -79,15 +83,26 @@ def run(args) -> None:
             glow = width_scale > 1.5
             if skip["now"] not in ("strokes", "glow" if glow else "core"):
                 real_strokes(self, viewport, width_scale, alpha_scale, override)
-        Geometry.render, gfx.Strokes.draw = render, strokes
+        real_pair = gfx.Strokes.draw_pair
+
+        def pair(self, viewport, outer, inner):                 # glow and core in one pass: leave out one, or both
+            now = skip["now"]
+            if now == "glow":
+                real_strokes(self, viewport, *inner)
+            elif now == "core":
+                real_strokes(self, viewport, *outer)
+            elif now != "strokes":
+                real_pair(self, viewport, outer, inner)
+        Geometry.render, gfx.Strokes.draw, gfx.Strokes.draw_pair = render, strokes, pair
         for name in ("fade", "show", "glow", "core", "strokes"):
             drawers["no " + name] = dt.DrawTendrils()
     offs = {k: Offscreen(ctx, SIZE) for k in drawers}
     cpu = {k: [] for k in drawers}
     main = {k: [] for k in drawers}
     diffs = []
+    worst = [0]
     order = list(drawers)
-    for f in range(WARMUP + args.frames):
+    for f in range(warmup + args.frames):
         drive(f)
         scene.step(1)
         for k in (order if f % 2 else order[::-1]):
@@ -97,21 +112,34 @@ def run(args) -> None:
             p0, t0 = time.process_time(), time.thread_time()
             offs[k].render(scene)
             ctx.finish()
-            if f >= WARMUP:
+            if f >= warmup:
                 cpu[k].append(time.process_time() - p0)
                 main[k].append(time.thread_time() - t0)
-        if "other" in drawers and f >= WARMUP and f % 10 == 0:
+        if "other" in drawers and f >= warmup and f % 10 == 0:
             a, b = (offs[k].pixels()[:, :, :3] for k in ("this", "other"))
             d = np.abs(a.astype(int) - b).max(axis=2)
-            diffs.append((int(d.max()), int((d > 0).sum())))
-            if args.png and f % 60 == 0:
+            diffs.append((int(d.max()), int((d > 0).sum()), int((d > 8).sum()), int((d > 32).sum()),
+                          _phase(f) if args.sequence else "all"))
+            if args.png and (f % 60 == 0 or d.max() > worst[0]):
                 from PIL import Image
                 args.png.mkdir(parents=True, exist_ok=True)
-                Image.fromarray(np.concatenate([b, a], 1)).save(args.png / f"tendrils-{f:04d}-other-this.png")
+                y, x = np.unravel_index(int(np.argmax(d)), d.shape)
+                y0, x0 = int(np.clip(y - 30, 0, d.shape[0] - 60)), int(np.clip(x - 40, 0, d.shape[1] - 80))
+                ring = np.repeat(np.minimum(255, 4 * d)[:, :, None], 3, 2).astype(np.uint8)
+                crop = np.concatenate([im[y0:y0 + 60, x0:x0 + 80] for im in (b, a, ring)], 1)
+                crop = Image.fromarray(crop).resize((crop.shape[1] * 4, crop.shape[0] * 4), Image.NEAREST)
+                name = f"tendrils-{f:04d}" if f % 60 == 0 else "worst"
+                if f % 60 == 0:
+                    Image.fromarray(np.concatenate([b, a], 1)).save(args.png / f"{name}-other-this.png")
+                crop.save(args.png / f"{name}-crop4x-other-this-diff.png")     # 80×60 px about its largest difference
+                if d.max() > worst[0]:
+                    worst[0] = int(d.max())
+                    if f % 60 == 0:
+                        crop.save(args.png / "worst-crop4x-other-this-diff.png")
     scene.draws[slot] = drawers["this"]
     scene.close()
     med = {k: 1e3 * statistics.median(v) for k, v in cpu.items()}
-    print(f"tendrils.toml at {SIZE[0]}×{SIZE[1]}, {args.frames} frames after {WARMUP}; 1-minute load "
+    print(f"tendrils.toml at {SIZE[0]}×{SIZE[1]}, {args.frames} frames after {warmup}; 1-minute load "
           f"{os.getloadavg()[0]:.2f}. CPU per draw, median (all threads / main thread), ms:")
     for k in drawers:
         extra = ""
@@ -120,9 +148,34 @@ def run(args) -> None:
         elif k.startswith("no "):
             extra = f"   saves {med['this'] - med[k]:.2f}"
         print(f"  {k:11s} {med[k]:7.2f} / {1e3 * statistics.median(main[k]):6.2f}{extra}")
-    if diffs:
-        print(f"  pictures (every 10th frame): max difference {max(d for d, _ in diffs)}, "
-              f"at most {max(n for _, n in diffs)} pixels differ (of {SIZE[0] * SIZE[1]})")
+    for phase in dict.fromkeys(d[4] for d in diffs):
+        got = [d for d in diffs if d[4] == phase]
+        print(f"  pictures, {phase} (every 10th frame): max difference {max(d[0] for d in got)}, "
+              f"at most {max(d[1] for d in got)} pixels differ (of {SIZE[0] * SIZE[1]}), "
+              f"{max(d[2] for d in got)} by more than 8, {max(d[3] for d in got)} by more than 32")
+
+
+STILL, WHIPPED = 60, 180     # --sequence: frames the pointer holds still, then the gallery script's whip and
+                             # electrify to this frame; after it the pointer is still again and the trails fade
+
+
+def _phase(f: int) -> str:
+    return "still" if f < STILL else "whipped" if f < WHIPPED else "fading"
+
+
+def _sequence(scene, level):
+    """--sequence's driver: the pointer still where the script starts, the script once, then still again."""
+    from ropework import script
+    from bench.frames import gallery_events
+    events = gallery_events(level, (scene.width, scene.height))
+    start = events[0]
+
+    def drive(f):
+        if f == 0:
+            script.apply(scene, start)
+        elif STILL <= f < WHIPPED:
+            script.apply(scene, events.get(f - STILL, ()))
+    return drive
 
 
 def main(argv=None) -> int:
@@ -130,6 +183,8 @@ def main(argv=None) -> int:
     ap.add_argument("--against", metavar="CHECKOUT", help="another checkout's root: its DrawTendrils drawn beside ours")
     ap.add_argument("--passes", action="store_true", help="also copies of our drawer each leaving out one pass")
     ap.add_argument("--frames", type=int, default=300, help="timed frames (default 300)")
+    ap.add_argument("--sequence", action="store_true", help=f"no warm-up; pointer still for {STILL} frames, the "
+                    f"gallery script to frame {WHIPPED}, then still (trails fading); pictures compared by phase")
     ap.add_argument("--png", type=Path, help="with --against: save every 60th frame, other | this, here")
     args = ap.parse_args(argv)
     if not args.against and not args.passes:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.window_work --only 100k --ab OTHER/.venv/bin/python --rounds 4
     .venv/bin/python -m bench.window_work --only 1m --frames 60 --display :44
+    .venv/bin/python -m bench.window_work --only tendrils --ab OTHER/.venv/bin/python --rounds 6   # a shipped level
 
 `bench.frames --window` plays a scene in real time, so a slower checkout also runs more catch-up
 steps a frame (the clock keeps the physics real-time) and its CPU a frame mixes drawing with
@@ -9,7 +10,8 @@ stepping; on a loaded machine the FPS figures swing ±20 % run to run. Here each
 one fixed step (tests/drive.py's scripted hand), the window's own `on_draw` with the F overlay,
 and the buffer swap, in `PlayWindow` on Xvfb (llvmpipe), so two checkouts do the same work and
 the figure is the game process's CPU (utime + stime, every thread: Python, numba, llvmpipe) per
-frame over the frames after the first 20, with the wall time beside it. With ``--ab`` the probes
+frame over the frames after the first 20, with the wall time beside it. A shipped level (its stem:
+tendrils, lanyard, …) plays its gallery script instead of the hand, frame by frame (bench.frames's driver). With ``--ab`` the probes
 alternate between this checkout and another interpreter's (its own ``ropework``), round after
 round, and the ratio of medians is printed. Run by hand, never as a test.
 """
@@ -44,23 +46,23 @@ def _cpu() -> float:
 def probe(level: str, frames: int) -> None:
     """In this process, on the display DISPLAY names: ``frames`` frames of the level; prints
     "CPU-ms-a-frame wall-ms-a-frame"."""
-    from ropework import script
     from ropework.controller import Controller
     from ropework.scene import Scene
     from ropework.window import PlayWindow
-    from tests.drive import Hand
     scene = Scene.load(level, size=SIZE)
     ctl = Controller(scene)
     win = PlayWindow(SIZE, ctl.title)
     win.start(ctl)
     ctl.toggle_stats()
-    hand = Hand(*SIZE)
+    from bench.frames import driver   # after the window: importing bench.frames defaults ARCADE_HEADLESS on
+    shipped = Path(level).parent == ROOT / "levels"
+    drive = driver(scene, Path(level) if shipped else None)     # the gallery script, or tests/drive.py's hand
     c0 = t0 = 0.0
     for f in range(frames + SKIP):
         if f == SKIP:
             c0, t0 = _cpu(), time.perf_counter()
         win.dispatch_events()
-        script.apply(scene, hand.events(f))
+        drive(f)
         scene.step(1)
         win.switch_to()
         win.on_draw()
@@ -73,7 +75,7 @@ def probe(level: str, frames: int) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.window_work", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", default="100k", help="comma-separated: 100k, 1m")
+    ap.add_argument("--only", default="100k", help="comma-separated: 100k, 1m, or a shipped level's stem")
     ap.add_argument("--frames", type=int, default=100, help="timed frames per probe")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--ab", metavar="PYTHON", help="alternate with this interpreter (another checkout's venv)")
@@ -91,9 +93,14 @@ def main(argv=None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="ropework-work-") as tmp:
             for name in args.only.split(","):
-                d = Path(tmp) / name
-                d.mkdir()
-                lvl = str(gen.write(d / "generated.toml", SCENES[name]()))   # "generated": the hand drives it
+                if name in SCENES:
+                    d = Path(tmp) / name
+                    d.mkdir()
+                    lvl = str(gen.write(d / "generated.toml", SCENES[name]()))   # "generated": the hand drives it
+                elif (ROOT / "levels" / f"{name}.toml").is_file():
+                    lvl = str(ROOT / "levels" / f"{name}.toml")
+                else:
+                    raise SystemExit(f"bench.window_work: --only: {name!r} is neither 100k, 1m nor a shipped level")
                 got: dict = {who: [] for who, _ in pythons}
                 for rnd in range(args.rounds):
                     for who, py in (pythons if rnd % 2 else pythons[::-1]):

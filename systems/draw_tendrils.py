@@ -11,8 +11,10 @@ Each frame in which the simulation has advanced:
      78% per 1/60 s whatever the display rate (the seed's 1 − 0.78^(60·dt) fill);
   2. add, with additive blending (canvas "lighter"): every rope's wide glow
      stroke (width × 6, alpha 0.14) and thin core (alpha 0.85) — white while
-     electrified — then the live sparks as 2×2 px squares with alpha
-     min(1, 2·life), then a 40 px radial glow at the pointer;
+     electrified — both in one pass over the glow's triangles (`Strokes.draw_pair`:
+     the core's own triangles were a third of the bundle's draw on llvmpipe),
+     then the live sparks as 2×2 px squares with alpha min(1, 2·life), then a
+     40 px radial glow at the pointer;
   3. show: the light is drawn over the backdrop colour (the seed's #050508), or
      added onto the layers below when the backdrop's alpha is 0.
 A frame drawn again with no step in between only shows the light (it adds
@@ -21,7 +23,7 @@ what the seed's 8-bit canvas does, minus its ghost pixels that never fade out.
 The light has one texel per target pixel unless the scene's bundles together would
 pass MAX_LIGHT_PIXELS (an 8192² recording): then each keeps it coarser, scaled up
 with bilinear filtering when shown, so memory stays bounded by the cap.
-Draw calls per frame are fixed (fade, glow, core, sparks, pointer glow, show),
+Draw calls per frame are fixed (fade, strokes, sparks, pointer glow, show),
 whatever the number of ropes and sparks.
 
 Only the light's *lit tiles* are faded and shown: the LIT_TILE-texel squares that
@@ -238,11 +240,14 @@ class DrawTendrils:
             # light per length: thinner than a texel, it would break into dashes when scaled up.
             thick = max(1.0, frame.width / trail.size[0]) if trail.coarse else 1.0
             if td.electrified:
-                trail.strokes.draw(viewport, width_scale=look.glow_width, override=look.electric_glow)
-                trail.strokes.draw(viewport, width_scale=thick, alpha_scale=1.0 / thick, override=look.electric_core)
+                glow, core = (look.glow_width, 1.0, look.electric_glow), (thick, 1.0 / thick, look.electric_core)
             else:
-                trail.strokes.draw(viewport, width_scale=look.glow_width, alpha_scale=look.glow_alpha)
-                trail.strokes.draw(viewport, width_scale=thick, alpha_scale=look.core_alpha / thick)
+                glow, core = (look.glow_width, look.glow_alpha, None), (thick, look.core_alpha / thick, None)
+            if glow[0] >= core[0]:                        # one pass over the glow's triangles adds both
+                trail.strokes.draw_pair(viewport, glow, core)
+            else:
+                trail.strokes.draw(viewport, *glow)
+                trail.strokes.draw(viewport, *core)
             if sp is not None and sp.size:
                 live = np.flatnonzero(sp.life > 0)
                 q = trail.spark_data[:live.size]

@@ -317,7 +317,7 @@ def test_draw_calls_do_not_grow_with_ropes_or_sparks(scenes, gl_window, tmp_path
     big = tmp_path / "big.toml"
     big.write_text((LEVELS / LEVEL).read_text().replace("ropes = 16 ", "ropes = 64 ").replace("points = 38 ", "points = 60 "))
     assert "ropes = 64" in big.read_text()
-    assert count(LEVEL) == 6     # fade, glow, core, sparks, pointer glow, show
+    assert count(LEVEL) == 5     # fade, glow and core in one pass, sparks, pointer glow, show
     # The bigger bundles' glow and core are painted on the CPU, each composited as the runs of
     # ROW_STEP rows its strokes reach (stroke_raster.Band): bounded by the window's height, not by ropes.
     from ropework.systems.services.stroke_raster import ROW_STEP

@@ -73,3 +73,48 @@ def test_a_straight_stroke_has_its_width_and_smooth_edges(gl_window):
     assert len(full) in (3, 4, 5)                   # 4 px wide: fully covered rows ...
     assert column[full.min() - 1] < 250 or column[full.max() + 1] < 250   # ... and anti-aliased edges
     assert (img[:, 100, 0] == BG[0]).sum() >= 100 - 7
+
+
+def light(gl_window, pos, start, count, width, pair, size=(200, 100)):
+    """float[h, w, 3]: a glow (× 6 wide, alpha 0.14) and a core (alpha 0.85) added into a float buffer, as
+    the tendrils add them: by two draws, or by one `draw_pair`."""
+    ctx = gl_window.ctx
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4, dtype="f4")])
+    strokes = gfx.Strokes(ctx)
+    strokes.upload(np.asarray(pos, np.float32), np.asarray(start), np.asarray(count),
+                   np.array([[0.1, 0.95, 1.0, 1.0]] * len(start), np.float32), np.full(len(start), width, np.float32))
+    glow, core = (6.0, 0.14, None), (1.0, 0.85, None)
+    with fbo.activate():
+        ctx.viewport = (0, 0, *size)
+        fbo.clear()
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE
+        if pair:
+            strokes.draw_pair(size, glow, core)
+        else:
+            strokes.draw(size, *glow)
+            strokes.draw(size, *core)
+        assert ctx.blend_func == (ctx.SRC_ALPHA, ctx.ONE)
+        ctx.blend_func = ctx.BLEND_DEFAULT
+    tex = fbo.color_attachments[0]
+    return np.frombuffer(tex.read(), np.float32).reshape(size[1], size[0], 4)[::-1, :, :3].copy()
+
+
+def test_a_pair_adds_what_its_two_strokes_add_in_turn(gl_window):
+    """A straight rope, a wavy one and a hairpin tighter than the glow's half-width (where the glow's strip
+    folds over itself, the core's does not): one pass adds the same light as the glow then the core, to
+    within a sliver of the core's anti-aliased edge, and the fold does not count the core twice."""
+    straight = [(10 + 12 * i, 20) for i in range(15)]
+    wavy = [(10 + 9 * i, 50 + 6 * np.sin(i)) for i in range(20)]
+    hairpin = [(60 + 8 * i, 80) for i in range(6)] + [(100 + 4 * np.sin(a), 84 - 4 * np.cos(a)) for a in (0.8, 1.6, 2.4)] \
+        + [(100 - 8 * i, 88) for i in range(6)]
+    pos = straight + wavy + hairpin
+    start, count = [0, 15, 35], [15, 20, 15]
+    two = light(gl_window, pos, start, count, 2.0, pair=False)
+    one = light(gl_window, pos, start, count, 2.0, pair=True)
+    assert two.max() > 0.8 and np.isfinite(one).all()
+    diff = np.abs(one - two).max(axis=2)
+    assert diff[:35].max() < 1e-4                      # straight: the same light (float sums in another order)
+    assert diff[35:65].max() < 0.02                    # curved: the core within 2 % of full white
+    assert diff[65:].max() < 0.02                      # folded: counted once (twice over would be 0.85 more)
+    assert np.abs(one.sum() - two.sum()) < 0.001 * two.sum()
