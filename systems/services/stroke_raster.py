@@ -33,26 +33,30 @@ BANDS = 8   # row bands a paint is cut into: jobs handed out one at a time, so a
 
 @kernel()
 def sample_vertices(P, K, keep, colour, width, subdiv, width_scale, alpha_scale, override,
-                    x0, dx, y0, dy, first, r0, r1, V, C, Q, lo, hi, cols, found):
-    """The samples of ropes ``r0:r1`` that are kept (rope r's are first[r]:first[r + 1]; the others
-    are not touched): V[s] = (u, v) of its side −1 and side +1 vertex in image pixels (column u,
-    row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half width;
-    C[s] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width: the
-    strip's join between ropes, which paints nothing). Then their quads (`_quads`, while the
-    vertices are in this core's cache), written from Q[first[r0]] on (a range of ropes has at most
-    as many quads as samples), with this range's ``cols`` and ``found`` = (how many, lowest row,
-    highest row)."""
+                    x0, dx, y0, dy, first, at, r0, r1, V, C, Q, lo, hi, cols, found):
+    """The samples of ropes ``r0:r1`` that are kept (rope r's are first[r]:first[r + 1] of K; the others
+    are skipped), written one after another from row ``at`` of V and C (the kept samples packed, so a
+    level of detail that keeps one rope in ten writes and later reads a tenth of the rows, in order,
+    not one row block in ten): V[o] = (u, v) of its side −1 and side +1 vertex in image pixels
+    (column u, row v, a pixel centre at +0.5), its extent (|v_side| at the vertices) and its half
+    width; C[o] = premultiplied-ready colour (r, g, b, alpha). Extent −1 marks a cap (zero width: the
+    strip's join between ropes, which paints nothing). Then their quads (`_quads`, while the vertices
+    are in this core's cache), written from Q[at] on (a range of ropes has at most as many quads as
+    kept samples), with this range's ``cols`` and ``found`` = (how many, lowest row, highest row)."""
+    o = at
     for rope in range(r0, r1):
         if keep[rope]:
             for s in range(first[rope], first[rope + 1]):
-                _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C)
-    n, rmin, rmax = _quads(V, C, keep, first, r0, r1, Q, lo, hi, first[r0], cols)
+                _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, o, V, C)
+                o += 1
+    n, rmin, rmax = _quads(V, C, keep, first, r0, r1, Q, lo, hi, at, cols)
     found[0], found[1], found[2] = n, rmin, rmax
 
 
 @kernel(inline="always")
-def _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, V, C):
-    """Sample s of the strip (see `sample_vertices`): `gfx._STROKE_VS`'s ``main()``, transcribed."""
+def _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0, dx, y0, dy, s, o, V, C):
+    """Sample s of the strip into row o of V and C (see `sample_vertices`): `gfx._STROKE_VS`'s ``main()``,
+    transcribed."""
     packed = K[s, 0]
     rope = K[s, 1]
     a = packed & 0x1FFFFF
@@ -82,17 +86,17 @@ def _sample(P, K, colour, width, subdiv, width_scale, alpha_scale, override, x0,
     nx, ny = -ty * inv, tx * inv
     hw = np.float32(0.5) * width[rope] * width_scale
     ext = hw + np.float32(0.5)
-    V[s, 0] = (ptx - nx * ext - x0) / dx + 0.5
-    V[s, 1] = (pty - ny * ext - y0) / dy + 0.5
-    V[s, 2] = (ptx + nx * ext - x0) / dx + 0.5
-    V[s, 3] = (pty + ny * ext - y0) / dy + 0.5
-    V[s, 4] = -1.0 if cap else ext
-    V[s, 5] = hw
+    V[o, 0] = (ptx - nx * ext - x0) / dx + 0.5
+    V[o, 1] = (pty - ny * ext - y0) / dy + 0.5
+    V[o, 2] = (ptx + nx * ext - x0) / dx + 0.5
+    V[o, 3] = (pty + ny * ext - y0) / dy + 0.5
+    V[o, 4] = -1.0 if cap else ext
+    V[o, 5] = hw
     if override[3] < 0.0:
-        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
+        C[o, 0], C[o, 1], C[o, 2], C[o, 3] = colour[rope, 0], colour[rope, 1], colour[rope, 2], colour[rope, 3]
     else:
-        C[s, 0], C[s, 1], C[s, 2], C[s, 3] = override[0], override[1], override[2], override[3]
-    C[s, 3] *= alpha_scale
+        C[o, 0], C[o, 1], C[o, 2], C[o, 3] = override[0], override[1], override[2], override[3]
+    C[o, 3] *= alpha_scale
 
 
 @kernel(inline="always")   # numba inlines it: a call per row or triangle costs more than its body
@@ -260,8 +264,9 @@ def _paint(img, V, C, Q, lo, hi, row0, row1, shift):
 @kernel(inline="always")
 def _quads(V, C, keep, first, r0, r1, Q, lo, hi, at, cols):
     """The quads to paint of ropes r0:r1, in strip order, written from Q[at] on: sample pairs s, s + 1
-    within one rope (neither a cap), of a colour that shows, of a rope kept (rope r's samples are
-    first[r]:first[r + 1]); Q[q] = s, lo/hi[q] = the lowest and highest row they reach (floor and
+    within one rope (neither a cap), of a colour that shows, of a rope kept (rope r has
+    first[r + 1] − first[r] samples; the kept ones' rows of V and C follow one another from ``at``,
+    as `sample_vertices` writes them); Q[q] = s (a row of V), lo/hi[q] = the lowest and highest row they reach (floor and
     ceiling); cols[k] = the lowest and highest column any of them reaches in rows k·ROW_STEP …
     (k + 1)·ROW_STEP − 1 (±inf: none). Returns (how many, the lowest row, the highest row)."""
     cols[:, 0] = np.inf
@@ -269,10 +274,13 @@ def _quads(V, C, keep, first, r0, r1, Q, lo, hi, at, cols):
     last = cols.shape[0] - 1
     n = at
     rmin, rmax = np.inf, -np.inf
+    o = at                                   # the rope's first row of V
     for rope in range(r0, r1):
         if not keep[rope]:
             continue
-        for s in range(first[rope], first[rope + 1] - 1):
+        k = first[rope + 1] - first[rope]
+        o += k
+        for s in range(o - k, o - 1):
             if V[s, 4] < 0.0 or V[s + 1, 4] < 0.0 or C[s, 3] <= 0.0:
                 continue
             a = min(min(V[s, 1], V[s, 3]), min(V[s + 1, 1], V[s + 1, 3]))
@@ -393,7 +401,7 @@ class Band(canvas.Canvas):
     def work(self, m: int):
         """(V, C, Q, lo, hi) for ``m`` samples: float32[m, 6], float32[m, 4], int32[m] × 3, reused from the
         last paint (regrown only upwards). Fresh ones would cost a page fault per 4 kB a frame (≈10 ms for
-        the million-point scene's 40 MB, whose painted ropes are spread over all of it)."""
+        the million-point scene's 40 MB); the kept ropes' rows are packed at their start."""
         if not self._work or len(self._work[0]) < m:
             self._work = (np.empty((m, 6), np.float32), np.empty((m, 4), np.float32),
                           np.empty(m, np.int32), np.empty(m, np.int32), np.empty(m, np.int32))
@@ -481,19 +489,21 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
         keep_ropes(gaps, over, np.float32(LOD_GAP * full.dx), np.float32(edge), np.float32(LOD_CLOSE * full.dx),
                    keep)   # LOD_GAP, LOD_CLOSE in framebuffer pixels
     first = np.searchsorted(samples[:, 1], np.arange(len(start) + 1)).astype(np.int64)   # each rope's samples
+    packed = np.zeros(len(start) + 1, np.int64)      # each rope's first row of V, C: the kept ropes' samples packed
+    np.cumsum(np.where(keep, np.diff(first), 0), out=packed[1:])
     r = len(start)
     ranges = split.pieces(r, max(1, -(-r // BANDS)))
     cols = np.empty((len(ranges), -(-full.rect[3] // ROW_STEP), 2), np.float32)   # per range of ropes
     found = np.zeros((len(ranges), 3), np.float64)
-    split.run((sample_vertices, (P, samples, keep, *args[2:], first, a, b, V, C, Q, lo, hi, cols[k], found[k]))
-              for k, (a, b) in enumerate(ranges))
+    split.run((sample_vertices, (P, samples, keep, *args[2:], first, packed[a], a, b, V, C, Q, lo, hi, cols[k],
+                                 found[k])) for k, (a, b) in enumerate(ranges))
     band.parts = None
     counts = found[:, 0].astype(np.int64)
     nq = int(counts.sum())
     if not nq:
         return True
     if len(ranges) > 1:                      # each range's quads from its first sample on: gathered in order
-        take = np.concatenate([np.arange(first[a], first[a] + c) for (a, _), c in zip(ranges, counts)])
+        take = np.concatenate([np.arange(packed[a], packed[a] + c) for (a, _), c in zip(ranges, counts)])
         Q, lo, hi = Q[take], lo[take], hi[take]
     else:
         Q, lo, hi = Q[:nq], lo[:nq], hi[:nq]

@@ -160,6 +160,19 @@ def test_look_alike_ropes_closer_than_a_pixel_are_left_out(gl_window, scenes, tm
     assert not keep[per - 30:per - 1].all()        # band 0's far end lies under band 1's near end: thinned
     assert keep.sum() < 0.35 * keep.size                                 # most ropes left out
     assert np.abs(gpu - cpu).max() <= 2
+    # The kept ropes' samples are packed at the start of the painter's buffers: a frame writes as many
+    # rows as it keeps (one block, in order), and the rows past them are never touched.
+    (stroke,) = strokes(scene)
+    V, C = stroke.canvas._work[0], stroke.canvas._work[1]
+    V[:], C[:] = np.nan, np.nan
+    gfx.STROKES = "cpu"
+    try:
+        Offscreen(gl_window.ctx, (scene.width, scene.height)).render(scene)
+    finally:
+        gfx.STROKES = "auto"
+    n = int(((ropes.count[keep] - 1) * stroke.subdiv + 3).sum())     # each kept rope's samples (gfx.stroke_samples)
+    assert np.isfinite(V[:n]).all() and np.isfinite(C[:n]).all()
+    assert np.isnan(V[n:]).all() and np.isnan(C[n:]).all()
 
 
 def test_only_the_rectangles_holding_strokes_are_composited(gl_window, scenes, tmp_path):
