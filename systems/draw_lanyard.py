@@ -371,7 +371,7 @@ def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS,
         v[:, 7] = (y1 - xy[:, 1]) / h
         band = np.concatenate([np.stack([o + j, o + m + j, o + n], axis=1),
                                np.stack([o + n, o + m + j, o + m + n], axis=1)])
-        inside = np.concatenate([fans, cross]) if fat else np.stack([np.full(m, 4), o + j, o + n], axis=1)
+        inside = np.concatenate([fans, cross]) if fat else np.stack([np.full(m, o - 1), o + j, o + n], axis=1)
         tris = np.concatenate([inside, band])
         if nz < 0:
             tris = tris[:, [0, 2, 1]]
