@@ -6,10 +6,11 @@
 OTHER is another checkout's `systems/draw_lanyard.py` (e.g. `git show main:systems/draw_lanyard.py >
 /tmp/old.py`). It is loaded beside this checkout's module and its `DrawLanyard` drawing methods, its
 `LanyardGL.composite_into` and programs built from its shaders take turns with this checkout's on
-the same scene and GL objects (textures, meshes, the layer framebuffer): the two differ only in
-what the drawing code does. Each level is loaded headless at 1280×720 and played with its gallery
-script; at three steps each version draws the same frame and the pictures' largest per-channel
-difference is printed; then blocks of frames (step + draw + `ctx.finish()`) alternate A, B, B, A …,
+the same scene and GL objects (textures, the layer framebuffer), each with its own card meshes
+(`card_meshes`): the two differ only in what the drawing code and its meshes do. Each level is
+loaded headless at 1280×720 and played with its gallery script; at three steps each version draws
+the same frame and the pictures' largest per-channel difference is printed; then blocks of frames
+(step + draw + `ctx.finish()`) alternate A, B, B, A …,
 timed by this process's CPU time (every thread: Python, numba and llvmpipe's rasteriser threads), so
 both see the same load. The figure is each version's median ms a frame and their ratio. Two
 processes taking turns on this shared machine differed by ±10 % run to run; in one process ±3 %.
@@ -70,6 +71,19 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
     this_attrs = {id(g): (g.__dict__.get("mesh"), g.__dict__.get("composite"), g.foil)
                   for d in draws for g in d._gl.values()}
     other_foil = ctx.program(vertex_shader=other._MESH_VS, fragment_shader=other._FOIL_FS)
+    # Each version draws its own card meshes (`card_meshes`: the faces' triangles are part of the cost);
+    # a GLB card's "model" part is the file's, shared.
+    from arcade.gl import BufferDescription
+    from ropework.components.card import Card
+
+    def geometry(verts, idx):
+        return ctx.geometry([BufferDescription(ctx.buffer(data=verts.tobytes()), "3f 3f 2f",
+                                               ["in_pos", "in_normal", "in_uv"])],
+                            index_buffer=ctx.buffer(data=idx.tobytes()), index_element_size=4, mode=ctx.TRIANGLES)
+    (_, card), = scene.find(Card)
+    meshes = {"this": {id(g): dict(g.parts) for d in draws for g in d._gl.values()},
+              "other": {id(g): dict(g.parts, **{k: geometry(*m) for k, m in other.card_meshes(card).items()})
+                        for d in draws for g in d._gl.values()}}
 
     def use(who: str) -> None:
         for d in draws:
@@ -79,6 +93,7 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
                 d._draw_one = types.MethodType(other.DrawLanyard._draw_one, d)
                 d._foil, d._part = other.DrawLanyard._foil, other.DrawLanyard._part
             for g in d._gl.values():
+                g.parts = meshes[who][id(g)]
                 mesh, composite, foil = this_attrs[id(g)]
                 g.shared, g.mesh, g.composite = shared, mesh, composite
                 g.__dict__.pop("composite_into", None)

@@ -322,13 +322,15 @@ def rounded_outline(x0: float, y0: float, x1: float, y1: float, r: float, steps:
     return np.concatenate(pts), np.concatenate(nrm)
 
 
-def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS,
+         fat: bool = False) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """A rounded slab as three parts, each (vertices float32[v, 8], indices int32): front, back, edge.
 
     Each face is flat inside a band ``bevel`` wide along its rim, where the
     normals lean out (by BEVEL_LEAN) so the rim catches the light like a
     laminated or pressed edge. Front (z_front, facing +z) has u left→right,
     v top→bottom over the box; the back mirrors u so its picture reads from behind.
+    The flat inside is a fan from the face's centre, or with ``fat`` the same pixels in fat triangles.
     """
     ring, out = rounded_outline(x0, y0, x1, y1, r, steps)
     b = min(bevel, (x1 - x0) / 4, (y1 - y0) / 4)
@@ -338,20 +340,39 @@ def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS) -> d
     j = np.arange(m, dtype=np.int32)
     n = (j + 1) % m
 
+    # The flat inside, in fat triangles: a cross of five rectangles between the inner outline's corner
+    # centres, and a small fan round each centre for its arc. A fan from the face's centre covers the
+    # same pixels, but its 36 long slivers meet there: llvmpipe shades a 4×4 block once for every
+    # triangle touching it, so most of the face was shaded more than once.
+    ri = max(0.0, min(r - b, (x1 - x0) / 2 - b, (y1 - y0) / 2 - b))     # as `rounded_outline` clamps it
+    centres = np.array([[x1 - b - ri, y1 - b - ri], [x0 + b + ri, y1 - b - ri],
+                        [x0 + b + ri, y0 + b + ri], [x1 - b - ri, y0 + b + ri],    # its corners' order,
+                        [(x0 + x1) / 2, (y0 + y1) / 2]])                            # then the face's (the fan's)
+    arc = steps + 1                                   # inner points a corner; corner k's are o + k·arc …
+    o = len(centres)
+    first = [o + k * arc for k in range(4)]
+    last = [o + k * arc + steps for k in range(4)]
+    fans = np.concatenate([np.stack([np.full(steps, k), first[k] + np.arange(steps),
+                                     first[k] + 1 + np.arange(steps)], axis=1) for k in range(4)])
+    cross = np.array([[2, 3, 0], [2, 0, 1],                         # the middle, then top, left, bottom, right
+                      [1, 0, last[0]], [1, last[0], first[1]],
+                      [first[2], 2, 1], [first[2], 1, last[1]],
+                      [last[2], first[3], 3], [last[2], 3, 2],
+                      [3, last[3], first[0]], [3, first[0], 0]])
+
     def face(z, nz, u):
-        centre = np.array([[(x0 + x1) / 2, (y0 + y1) / 2]])
-        xy = np.concatenate([centre, inner, ring])
-        v = np.zeros((2 * m + 1, 8), np.float32)
+        xy = np.concatenate([centres, inner, ring])
+        v = np.zeros((o + 2 * m, 8), np.float32)
         v[:, :2], v[:, 2] = xy, z
-        v[:m + 1, 5] = nz
+        v[:o + m, 5] = nz
         lean = np.c_[out * BEVEL_LEAN, np.full(m, nz)] if b > 0 else np.c_[np.zeros((m, 2)), np.full(m, nz)]
-        v[m + 1:, 3:6] = lean / np.linalg.norm(lean, axis=1, keepdims=True)
+        v[o + m:, 3:6] = lean / np.linalg.norm(lean, axis=1, keepdims=True)
         v[:, 6] = u(xy[:, 0])
         v[:, 7] = (y1 - xy[:, 1]) / h
-        fan = np.stack([np.zeros(m, np.int32), 1 + j, 1 + n], axis=1)
-        band = np.concatenate([np.stack([1 + j, 1 + m + j, 1 + n], axis=1),
-                               np.stack([1 + n, 1 + m + j, 1 + m + n], axis=1)])
-        tris = np.concatenate([fan, band])
+        band = np.concatenate([np.stack([o + j, o + m + j, o + n], axis=1),
+                               np.stack([o + n, o + m + j, o + m + n], axis=1)])
+        inside = np.concatenate([fans, cross]) if fat else np.stack([np.full(m, o - 1), o + j, o + n], axis=1)
+        tris = np.concatenate([inside, band])
         if nz < 0:
             tris = tris[:, [0, 2, 1]]
         return v, tris.reshape(-1).astype(np.int32)
@@ -379,11 +400,15 @@ def merge(*parts) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(verts), np.concatenate(idx)
 
 
-def card_meshes(card: Card) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The badge in its own frame (origin: top centre of its front face; front at z = 0)."""
+def card_meshes(card: Card, fat: bool = True) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The badge in its own frame (origin: top centre of its front face; front at z = 0).
+
+    The card's faces are `slab`'s fat ones (``fat``), the most pixels the lanyard shades; the clip keeps
+    its fans: its faces meet the strap at equal depth, and there a new triangulation moves which wins.
+    """
     w, h, t = card.size
     top = -card.drop
-    parts = slab(-w / 2, top - h, w / 2, top, -t, 0.0, CORNER_RADIUS, CARD_BEVEL)
+    parts = slab(-w / 2, top - h, w / 2, top, -t, 0.0, CORNER_RADIUS, CARD_BEVEL, fat=fat)
     cw, ch, jaw = CLIP_SIZE
     clip = slab(-cw / 2, top - ch * 0.55, cw / 2, top + ch * 0.45, -t - jaw, jaw, 0.04, CLIP_BEVEL, 4)
     lw, lh, lt = LOOP_SIZE
