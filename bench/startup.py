@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.startup                               # ≈ 1 minute: warm runs, then cold ones
     .venv/bin/python -m bench.startup --write docs/performance.md   # refresh the doc's start-up section
     .venv/bin/python -m bench.startup --runs 1 --cold 0 --levels --wheel --ab /work/main/.venv/bin/python
+    .venv/bin/python -m bench.startup --runs 1 --cold 0 --levels --only tendrils,rope --rounds 5 --ab OTHER/.venv/bin/python
 
 Times the command issue 7 names, `python -m ropework levels/rope.toml --record OUT.png
 --frames 1`, as a subprocess: wall clock from just before it is started until it has
@@ -26,11 +27,15 @@ OTHER/.venv/bin/python`` from another checkout, the installs taking turns level 
 A/B a start-up change needs; ``--only rope,jelly`` keeps a few levels). Python's bytecode is
 cached for every row (an untimed run per install first), as after pip's install. Each row is
 the command's wall clock to its exit and its CPU seconds (the figure to read on a busy
-machine), then a warm rerun of the same level.
+machine), then a warm rerun of the same level; with ``--rounds N`` each figure is the median of N
+such pairs, the installs taking turns (the first of them alternating).
 
 Where the warm time goes comes from one more warm run of the same code path with
 timers around its phases (interpreter start, imports, level load, GL context, first
-step, first draw, PNG, exit).
+step, first draw, PNG, exit). The probe ends as the command does, with ``gc.freeze()``:
+without it its "interpreter exit" was the last garbage collection walking every numba
+dispatcher and GL object (0.47-0.53 s on a quiet machine), which the command never runs
+(its own exit, timed from its "wrote" line to the process's end, is ≈ 0.05 s).
 
 Run by hand, never as a test.
 """
@@ -73,6 +78,8 @@ t["draw"] = time.time()
 off.image().convert("RGB").save(sys.argv[2])
 t["png"] = time.time()
 scene.close()
+import gc
+gc.freeze()   # as the command does before it returns: the exit's last collection (≈ 0.5 s) is not run
 print("PHASES", __import__("json").dumps(t), flush=True)
 """
 PHASES = (("python", "interpreter start"), ("imports", "imports (game, systems, arcade, numba, numpy, esper)"),
@@ -146,23 +153,32 @@ def cold_levels(args, tmp: Path) -> list[dict]:
     for path in shipped():
         if only is not None and path.stem not in only:
             continue
-        for where, py, cwd in pythons:
-            cache = Path(tempfile.mkdtemp(prefix=f"kernels-{path.stem}-", dir=tmp))
-            env = env_for(tmp / f"pyc-{where}", cache)
-            cmd = [str(py), "-m", "ropework", path.stem, "--record", str(tmp / "first.png"), "--frames", "1"]
-            load = os.getloadavg()[0]
-            cold = timed(cmd, env, cwd)
-            warm = timed(cmd, env, cwd)
-            rows.append({"where": where, "level": path.name, "cold": cold, "warm": warm, "load": load})
-            print(f"  {where} {path.name}: cold {cold[0]:.2f} s ({cold[1]:.2f} CPU), warm {warm[0]:.2f} s "
-                  f"({warm[1]:.2f} CPU) (load {load:.2f})", file=sys.stderr, flush=True)
+        runs = {where: [] for where, _, _ in pythons}
+        for r in range(args.rounds):      # each round: every install in turn, the first of them alternating
+            for where, py, cwd in (pythons if r % 2 == 0 else pythons[::-1]):
+                cache = Path(tempfile.mkdtemp(prefix=f"kernels-{path.stem}-", dir=tmp))
+                env = env_for(tmp / f"pyc-{where}", cache)
+                cmd = [str(py), "-m", "ropework", path.stem, "--record", str(tmp / "first.png"), "--frames", "1"]
+                load = os.getloadavg()[0]
+                cold = timed(cmd, env, cwd)
+                warm = timed(cmd, env, cwd)
+                runs[where].append((cold, warm, load))
+                print(f"  {where} {path.name}: cold {cold[0]:.2f} s ({cold[1]:.2f} CPU), warm {warm[0]:.2f} s "
+                      f"({warm[1]:.2f} CPU) (load {load:.2f})", file=sys.stderr, flush=True)
+        for where, got in runs.items():  # the median of the rounds, figure by figure
+            med = lambda i, j: statistics.median(g[i][j] for g in got)   # noqa: E731
+            rows.append({"where": where, "level": path.name, "cold": (med(0, 0), med(0, 1)),
+                         "warm": (med(1, 0), med(1, 1)), "load": statistics.median(g[2] for g in got),
+                         "rounds": len(got)})
     return rows
 
 
 def levels_markdown(rows: list[dict]) -> str:
     out = ["", "Every shipped level, `python -m ropework LEVEL --record out.png --frames 1` (from the command to "
            "its exit: the kernel notice, the warm-up compile, the first frame, the PNG), first with an empty "
-           "kernel cache (ROPEWORK_CACHE_DIR new), then again warm; 1-minute load beside each:", "",
+           "kernel cache (ROPEWORK_CACHE_DIR new), then again warm; 1-minute load beside each"
+           + (f" (each figure the median of {rows[0].get('rounds', 1)} rounds, the installs taking turns)"
+              if rows and rows[0].get("rounds", 1) > 1 else "") + ":", "",
            "| install | level | cold, s | cold, CPU s | warm, s | warm, CPU s | load | cold ≤ 3 s |",
            "|---|---|---:|---:|---:|---:|---:|:---:|"]
     order = {"checkout": 0, "wheel": 1, "other": 2}      # the runs took turns; the table reads install by install
@@ -261,6 +277,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ab", metavar="PYTHON", help="with --levels: another checkout's OTHER/.venv/bin/python too, "
                                                     "taking turns level by level")
     ap.add_argument("--only", metavar="LEVELS", help="with --levels: only these shipped levels (comma-separated)")
+    ap.add_argument("--rounds", type=int, default=1, help="with --levels: cold+warm runs per level and install, "
+                                                           "taking turns; each figure is their median")
     ap.add_argument("--json", type=Path, help="also write the raw figures as JSON")
     ap.add_argument("--write", metavar="DOC", type=Path, help="write the table into DOC between the startup markers")
     args = ap.parse_args(argv)

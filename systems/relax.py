@@ -283,6 +283,7 @@ class Schedule:
     views: tuple     # `unpack(plan)`
     calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
+    lanes: list | None = None    # each piece's `chain_scratch`, made by `solve_split`
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
@@ -439,10 +440,15 @@ def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
     leave such a group untouched (nothing is written to pos) and return False, for `_redo`
     to run the general kernel with ``redo``, which skips the groups done already. ``in_order``
     (the kernels for bodies of `IN_ORDER_POINTS` or more, `_big`): gather and scatter lane by
-    lane; frozen in too, so a small scene's kernel compiles only the row-order loops."""
+    lane; frozen in too, so a small scene's kernel compiles only the row-order loops.
+
+    The lane scratch (``s``, at least (K + 1)·FIELDS·lanes for the longest group's K repairs)
+    and the rows' all-live marks (``full``, at least K + 1) are the caller's (`chain_scratch`):
+    an np.zeros here compiled numba's allocation helpers (≈ 0.3 s) into every first run that
+    relaxes chains."""
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
 
-    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo):
+    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo, s, full):
         share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
         if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
@@ -455,8 +461,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
             if groups[g, 2] == lanes:
                 k = (groups[g + 1, 0] - groups[g, 0]) // lanes
                 kmax = k if k > kmax else kmax
-        s = np.zeros((kmax + 1) * row, np.float32)   # one allocation: LLVM sees no overlap
-        full = np.zeros(kmax + 1, np.float32)        # per repair row, 1 when every lane's D is not 0 (float32: np.zeros of bool would compile another helper)
+        if s.shape[0] < (kmax + 1) * row or full.shape[0] < kmax + 1:   # no bounds checks below
+            raise ValueError("a chain kernel was given a lane scratch too small for its groups")
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
@@ -578,6 +584,18 @@ _CHAINS.update({(w, t, g, True): _chains_kernel(w, t, g, True)   # `big` bodies:
                 for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)})
 
 
+def chain_scratch(groups) -> tuple:
+    """(s, full): the chain kernels' scratch for a plan's chain ``groups`` (`_chains_kernel`), enough
+    for every group of every width, so one pair serves each kernel a step calls in turn (not two
+    threads at once). s: float32[(K + 1)·FIELDS·lanes] for the largest group, the lane scratch;
+    full: float32[K + 1], per repair row 1 when no lane's divisor is 0 (float32, not bool)."""
+    lanes = groups[:-1, 2].astype(np.int64)
+    reps = (groups[1:, 0].astype(np.int64) - groups[:-1, 0]) // np.maximum(lanes, 1)
+    rows = int(reps.max()) + 1 if len(reps) else 1
+    slots = int(((reps + 1) * FIELDS * lanes).max()) if len(reps) else 0
+    return np.zeros(slots, np.float32), np.zeros(rows, np.float32)
+
+
 def big(n: int) -> bool:
     """Whether a body of n points takes the `_big` chain kernels (lane-by-lane gather: `IN_ORDER_POINTS`)."""
     return n >= IN_ORDER_POINTS
@@ -683,7 +701,8 @@ def _calls(views, flags, large: bool) -> tuple:
     They share no point, so their order does not change a bit; only these are compiled (`paths`)."""
     groups, cmap, pmap, order, free, _ = views
     wide, narrow, three, level2, leveld, general = flags
-    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False))
+    lanes = chain_scratch(groups) if wide is not None or narrow is not None else ()
+    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False, *lanes))
            for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
     scratch = np.empty(order.shape[1], np.float32)   # the level order's divisors: one array per plan
     if level2 is not None:
@@ -710,8 +729,9 @@ def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
     """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
     Groups share no point with each other or the rest, so doing them last gives the same bits."""
     groups, cmap, pmap = views[:3]
+    lanes = chain_scratch(groups)
     for k in _chain_kernels(flags, True, big(pos.shape[0])):
-        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True)
+        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True, *lanes)
 
 
 def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
@@ -764,8 +784,10 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
                      (pos, inv_mass, rest, passes, lo, hi, share, order, free,
                       np.empty(order.shape[1], np.float32))))
     kernels = _chain_kernels(s.paths, True, big(pos.shape[0]))   # any divisor: no second call
+    if s.lanes is None:                   # each piece's own scratch: the pieces run at once
+        s.lanes = [chain_scratch(groups[g0:g1 + 1]) for g0, g1 in s.parts]
     jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
-                                False))) for g0, g1 in s.parts]
+                                False, *lanes))) for (g0, g1), lanes in zip(s.parts, s.lanes)]
     split.run(jobs)
     if lo is not None:
         clamp(pos, inv_mass, loose, lo, hi)

@@ -68,3 +68,42 @@ def test_a_dot_grid_runs_only_the_repel_variant_its_level_needs(scenes, level, w
         grids = [ent for ent, _ in esper.get_component(DotGrid)]
         assert len(grids) == 1
         assert [k.py_func.__name__ for k in repel.kernels_for(grids[0])] == want
+
+
+# numpy calls and array methods that make an array: inside a kernel, each compiles numba's own
+# allocation code (`np.zeros` is np.empty, the allocator and a zero fill: ≈ 0.3 s) into the first
+# run of every scene that calls the kernel
+ALLOCATORS = {"zeros", "empty", "full", "ones", "zeros_like", "empty_like", "full_like", "ones_like",
+              "arange", "array", "concatenate", "copy"}
+
+
+def named(fn, seen=None) -> set:
+    """The names ``fn``'s code reads, and those of the numba functions it calls (inlined helpers)."""
+    seen = set() if seen is None else seen
+    if fn in seen:
+        return set()
+    seen.add(fn)
+    names, codes = set(), [fn.__code__]
+    while codes:
+        code = codes.pop()
+        names |= set(code.co_names)
+        codes += [c for c in code.co_consts if hasattr(c, "co_names")]
+    for name in list(names):
+        callee = fn.__globals__.get(name)
+        if hasattr(callee, "py_func"):
+            names |= named(callee.py_func, seen)
+    return names
+
+
+@pytest.mark.parametrize("module", ["relax", "integrate", "blow", "fly_sparks", "repel"])
+def test_no_step_kernel_makes_an_array(module):
+    """Every step kernel takes its scratch from the caller (`relax.chain_scratch`, the level
+    order's divisors): none compiles numba's array-making code into a first run."""
+    import importlib
+
+    from ropework.systems.services import kernels
+    mod = importlib.import_module(f"ropework.systems.{module}")
+    mine = [k for k in kernels.KERNELS if k.py_func.__module__ == mod.__name__]
+    assert mine
+    assert {k.py_func.__name__: sorted(named(k.py_func) & ALLOCATORS) for k in mine} == \
+        {k.py_func.__name__: [] for k in mine}

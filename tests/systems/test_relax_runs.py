@@ -344,6 +344,6 @@ def test_the_lane_loop_compiles_to_packed_square_roots_and_divisions():
     groups, cmap, pmap, *_ = schedule_arrays(n, True, a, b)
     pos, inv, rest = state(np.random.default_rng(0), n, len(a), 2)
     no = np.zeros(0, np.float32)
-    kernel(pos, inv, rest, 1, no, no, 0.5, groups, cmap, pmap, False)   # WIDE, 2-D
+    kernel(pos, inv, rest, 1, no, no, 0.5, groups, cmap, pmap, False, *relax_mod.chain_scratch(groups))   # WIDE, 2-D
     asm = "\n".join(kernel.inspect_asm().values())
     assert re.search(r"\bv?sqrtps\s", asm) and re.search(r"\bv?divps\s", asm)
