@@ -19,8 +19,6 @@ import pytest
 
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.xdist_group("wheel")   # one worker, so the module's venv is built once
-
 EMBED = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "extending.md").read_text(), re.S)[1]
 
 

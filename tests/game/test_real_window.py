@@ -34,11 +34,16 @@ NEAR = 40                    # per-channel distance that still counts as the rop
 START_TIMEOUT = 45.0         # s for the game's window to appear (imports, numba cache, GL context)
 HAND = 0.04                  # s between a hand's small mouse moves
 
-pytestmark = [pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
-                                 reason=f"needs {', '.join(TOOLS)} (apt: xvfb xdotool x11-utils imagemagick)"),
-              # one worker runs every real-window test, one after another: each picks a free display
-              # number by its lock file, which two at once could both pick
-              pytest.mark.xdist_group("x-display")]
+pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
+                                reason=f"needs {', '.join(TOOLS)} (apt: xvfb xdotool x11-utils imagemagick)")
+
+
+def _my_displays() -> list[int]:
+    """The numbers of DISPLAYS this test process may take: each pytest-xdist worker its own share. Two
+    workers looking for a free number at once both took :91, and both games got one X server's mouse."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return [d for d in DISPLAYS if (d - DISPLAYS[0]) % workers == worker]
 
 
 def poll(what, timeout: float, every: float = 0.1):
@@ -54,7 +59,7 @@ def poll(what, timeout: float, every: float = 0.1):
 
 @pytest.fixture
 def display():
-    n = next((d for d in DISPLAYS if not Path(f"/tmp/.X11-unix/X{d}").exists()
+    n = next((d for d in _my_displays() if not Path(f"/tmp/.X11-unix/X{d}").exists()
               and not Path(f"/tmp/.X{d}-lock").exists()), None)
     if n is None:
         pytest.skip("no free X display number in 91..98")
