@@ -36,6 +36,45 @@ vec4 scene_to_clip(vec2 q, vec2 viewport) {
 """
 
 
+CULL_SLACK = 1.0   # px past a primitive's reach still counted as on-screen: GL snaps a vertex to 1/256 px and the
+                   # shaders round in float32, far less than this; a pixel more to draw costs nothing seen
+
+
+def visible_box(ctx, scene_size, reach: float) -> tuple[float, float, float, float] | None:
+    """(x0, y0, x1, y1), scene px: the box a primitive must reach into to cover a pixel of the bound
+    framebuffer's viewport (`canvas.view`: the viewport ∩ the framebuffer, an `Offscreen` band's rows
+    or the whole window). Its pixel centres' span, widened by ``reach`` — how far past its points a
+    primitive's fragments go (half its width plus the antialiasing's half pixel, a glow) — and
+    `CULL_SLACK`. A primitive wholly outside it lights no pixel: culling it changes no picture.
+    None when the viewport covers no pixel at all."""
+    from ropework.systems.services import canvas
+    v = canvas.view(ctx.viewport, ctx.fbo.size, scene_size)
+    if v is None:
+        return None
+    _, _, w, h = v.rect
+    xs, ys = (v.x0, v.x0 + (w - 1) * v.dx), (v.y0, v.y0 + (h - 1) * v.dy)
+    r = float(reach) + CULL_SLACK
+    return min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
+
+
+def outcodes(pos: np.ndarray, box) -> np.ndarray | None:
+    """uint8[n]: which sides of ``box`` (x0, y0, x1, y1) each point lies beyond (bits 1 left, 2 right,
+    4 above, 8 below; Cohen–Sutherland's codes), or None when every point is inside (nothing to cull:
+    the common case, checked first). A segment, a quad or a curve held in the convex hull
+    of points whose codes share a bit lies wholly beyond that side. NaN compares false: a NaN point
+    is never beyond a side, so nothing drawn from it is culled (it draws as it always did)."""
+    x0, y0, x1, y1 = box
+    if not len(pos):
+        return None
+    x, y = pos[:, 0], pos[:, 1]
+    if x.min() >= x0 and y.min() >= y0 and x.max() <= x1 and y.max() <= y1:   # per column: numpy's axis-0
+        return None                                                           # min of (n, 2) is 20× slower
+    code = (x < x0).view(np.uint8) | ((x > x1).view(np.uint8) << 1)
+    code |= (y < y0).view(np.uint8) << 2
+    code |= (y > y1).view(np.uint8) << 3
+    return code
+
+
 def forget_gone(cache: dict) -> None:
     """Drop a draw system's per-entity GL objects of entities deleted since (a layer the studio
     rebuilt spawns new ones), so they are released instead of kept for good."""
@@ -453,7 +492,11 @@ void main() {
 
 
 class Links:
-    """Straight segments between pairs of points (any constraint graph), one draw call."""
+    """Straight segments between pairs of points (any constraint graph), one draw call.
+
+    Only the links that can light a pixel of the bound viewport go up (`visible_box`): a link whose
+    two ends lie beyond the same side of it is culled (its quad is within its ends' box widened by
+    half its width plus a pixel), the others keep their order, so the picture is the same bits."""
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -461,7 +504,9 @@ class Links:
         corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self.positions = Stream(ctx)
         self.links = Stream(ctx, stride=8)
-        self.count = 0
+        self.count = 0               # links the last draw sent (the culled ones are not)
+        self._pos = np.zeros((0, 2), np.float32)
+        self._a = self._b = np.zeros(0, np.int32)
         self.geometry = ctx.geometry(
             [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
              BufferDescription(self.links.buffer, "2i", ["in_link"], instanced=True)],
@@ -469,16 +514,30 @@ class Links:
         )
 
     def upload(self, pos: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-        """pos: float[n, >=2] scene px; a, b: int[m] the linked points."""
-        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
-        links = np.empty((len(a), 2), np.int32)
-        links[:, 0], links[:, 1] = a, b
-        self.links.write(links)
-        self.count = len(a)
+        """pos: float[n, >=2] scene px; a, b: int[m] the linked points. Sent to the GPU by `draw`,
+        which knows what the viewport shows."""
+        self._pos = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
+        self._a, self._b = a, b
 
     def draw(self, viewport, colour, width: float) -> None:
+        """The uploaded links of a scene of ``viewport`` px, ``width`` px wide, into the bound viewport."""
+        a, b = self._a, self._b
+        box = visible_box(self.ctx, viewport, float(width) / 2 + 1.0)   # the quad: ±(hw + 0.5) across, 0.5 past each end
+        self.count = 0
+        if box is None:                      # the viewport covers no pixel
+            return
+        links = np.empty((len(a), 2), np.int32)
+        links[:, 0], links[:, 1] = a, b
+        code = outcodes(self._pos, box)
+        if code is not None:                 # some point is beyond a side: drop the links wholly beyond one
+            beyond = code[a]
+            beyond &= code[b]
+            links = links.view(np.int64).reshape(-1)[beyond == 0].view(np.int32).reshape(-1, 2)   # pairs, in order
+        self.count = len(links)
         if not self.count:
             return
+        self.positions.write(self._pos)
+        self.links.write(links)
         self.positions.buffer.bind_to_storage_buffer(binding=0)
         p = self.program
         p["viewport"] = tuple(float(v) for v in viewport)

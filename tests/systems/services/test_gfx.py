@@ -118,3 +118,65 @@ def test_a_pair_adds_what_its_two_strokes_add_in_turn(gl_window):
     assert diff[35:65].max() < 0.02                    # curved: the core within 2 % of full white
     assert diff[65:].max() < 0.02                      # folded: counted once (twice over would be 0.85 more)
     assert np.abs(one.sum() - two.sum()) < 0.001 * two.sum()
+
+
+def links_picture(gl_window, pos, a, b, width=3.0, size=(200, 100), viewport=None):
+    """(uint8[h, w, 4], links sent): the links drawn red over BG into a framebuffer of ``size``."""
+    ctx = gl_window.ctx
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4)])
+    links = gfx.Links(ctx)
+    with fbo.activate():
+        ctx.viewport = (0, 0, *size)
+        fbo.clear(color=BG)
+        ctx.viewport = viewport or (0, 0, *size)
+        ctx.enable(ctx.BLEND)
+        ctx.blend_func = ctx.BLEND_DEFAULT
+        links.upload(np.asarray(pos, np.float32), np.asarray(a, np.int32), np.asarray(b, np.int32))
+        links.draw(size, (1.0, 0.0, 0.0, 0.8), width)
+    img = np.frombuffer(fbo.read(components=4), np.uint8).reshape(size[1], size[0], 4)[::-1]
+    return img.astype(int), links.count
+
+
+def every_link_sent(monkeypatch):
+    """What drawing did before the cull: `outcodes` answers "every point inside"."""
+    monkeypatch.setattr(gfx, "outcodes", lambda pos, box: None)
+
+
+EDGE_LINKS = [((-50, 50), (250, 50)),     # across the whole window, both ends outside (left and right)
+              ((-10, 20), (20, -10)),     # across the top-left corner, its ends beyond two different sides
+              ((-1.2, 30), (-1.2, 70)),   # wholly left of the window, yet its soft edge lights column 0
+              ((60, 150), (140, 100.8))]  # below the window, its end 0.8 px past the last row: reaches it
+
+
+def test_links_beyond_the_viewport_are_not_sent_and_the_picture_is_the_same(gl_window, monkeypatch):
+    rng = np.random.default_rng(7)
+    ends = rng.uniform((-600, -600), (800, 700), (3000, 1, 2)) + rng.uniform(-20, 20, (3000, 2, 2))  # short links
+    pos = np.concatenate([ends.reshape(-1, 2), np.array(EDGE_LINKS).reshape(-1, 2)])   # a 200 × 100 scene: most
+    a = np.arange(0, len(pos), 2)                                                      # of them are off it
+    b = a + 1
+    culled, sent = links_picture(gl_window, pos, a, b)
+    every_link_sent(monkeypatch)
+    drawn, total = links_picture(gl_window, pos, a, b)
+    assert total == len(a) and sent < total // 5      # only the few that reach the window go up ...
+    assert np.array_equal(culled, drawn)              # ... and they are all that showed
+    assert (drawn[..., 1] != BG[1]).any()             # (something did show)
+
+
+@pytest.mark.parametrize("end", range(len(EDGE_LINKS)))
+def test_a_link_that_reaches_the_window_is_kept_wherever_its_ends_are(gl_window, end):
+    (p, q) = EDGE_LINKS[end]
+    img, sent = links_picture(gl_window, [p, q], [0], [1])
+    assert sent == 1 and (img[..., 1] != BG[1]).any()
+
+
+def test_a_band_sends_the_links_of_its_rows_and_draws_them_as_the_whole_picture_would(gl_window):
+    """An Offscreen band's viewport is the picture shifted past the band (ropework.render): the cull is
+    to the band's rows, and the band's pixels are the same as the whole picture's there."""
+    ys = np.linspace(2, 98, 49)
+    pos = np.stack([np.tile([20.0, 180.0], len(ys)), np.repeat(ys, 2)], 1)      # 49 horizontal links, 2 px apart
+    a = np.arange(0, 98, 2)
+    whole, n = links_picture(gl_window, pos, a, a + 1)
+    band, sent = links_picture(gl_window, pos, a, a + 1, viewport=(0, -60, 200, 100))   # the picture's rows 0..39
+    assert n == 49 and 20 <= sent <= 24               # 40 rows of links 2 px apart, and the ones within reach
+    assert np.array_equal(band[60:], whole[:40])      # the band's rows are the picture's ...
+    assert (band[:60] == BG).all()                    # ... and nothing else was drawn
