@@ -235,6 +235,44 @@ def stroke_samples(start: np.ndarray, count: np.ndarray, subdiv: int) -> np.ndar
     return np.stack([packed, chain], 1).astype(np.int32)
 
 
+def visible_samples(samples: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """The strip of ``samples`` (`stroke_samples`) less the stretches that light no pixel: int32[k, 2].
+
+    The quad between samples s − 1 and s lies in the convex hull of s's piece's three control points
+    (points a, a + 1 and c: the quadratic's ends and control are mixes of them, and the previous
+    piece ends at this one's start), widened by the stroke's reach. When those three points' outcodes
+    (``code``, `outcodes` against the viewport widened by that reach) share a side, the quad is off it.
+    The quads kept are sent as runs of samples, each framed by zero-width copies of its first and
+    last sample, as every chain already is: the joins between runs are degenerate, each kept quad is
+    the same two triangles, and the strip's parity — which way a triangle faces, which `draw_pair`
+    reads — is kept (every sample is two vertices). A body wholly in view gives its samples back."""
+    packed = samples[:, 0]
+    a = packed & 0x1FFFFF
+    cap = ((packed >> 26) & 1).astype(bool)
+    c = a + 2 - ((packed >> 25) & 1)                       # the piece's third point: a + 1 on a chain's last piece
+    seen = (code[a] & code[a + 1] & code[c]) == 0
+    quad = np.zeros(len(samples), bool)                    # quad[s]: the quad between s − 1 and s may light a pixel
+    quad[1:] = seen[1:] & ~cap[1:] & ~cap[:-1]             # (caps frame chains: no quad crosses one)
+    sent = quad.copy()
+    sent[:-1] |= quad[1:]
+    keep = np.flatnonzero(sent)
+    if len(keep) + int(cap.sum()) == len(samples):       # every sample but the caps (only those can be sent):
+        return samples                                     # the chains as they were
+    first = np.ones(len(keep), bool)
+    first[1:] = keep[1:] != keep[:-1] + 1                  # a run's first sample
+    last = np.ones(len(keep), bool)
+    last[:-1] = first[1:]
+    run = np.cumsum(first) - 1
+    at = np.arange(len(keep)) + 2 * run + 1                # each kept sample's row: after its run's opening cap
+    out = np.empty((len(keep) + 2 * (run[-1] + 1 if len(keep) else 0), 2), np.int32)
+    out[at] = samples[keep]
+    out[at[first] - 1] = samples[keep[first]]
+    out[at[last] + 1] = samples[keep[last]]
+    out[at[first] - 1, 0] |= 1 << 26
+    out[at[last] + 1, 0] |= 1 << 26
+    return out
+
+
 def cpu_paints(samples: int, pixels: int, threads: int = 1) -> bool:
     """Whether painting ``samples`` strip samples on the CPU over a scene of ``pixels`` beats llvmpipe's
     triangles: GPU_NS_SAMPLE·samples > CPU_NS_DRAW + CPU_NS_PIXEL·pixels + CPU_NS_SAMPLE·samples/threads.
@@ -271,6 +309,8 @@ class Strokes:
         self.painted = False         # the last draw went through the CPU painter (tests, bench)
         self._cpu = None             # (pos, samples, colour, width) of the last upload, for the painter
         self._gpu_stale = True       # the GL buffers do not hold the last upload yet
+        self._viewport = (1, 1)      # the scene size of the draw being sent
+        self.sent = 0                # samples the last GPU draw sent (culled to its viewport; tests, bench)
 
     def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
         """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
@@ -286,19 +326,30 @@ class Strokes:
                      np.asarray(width, np.float32))
         self._gpu_stale = True
 
-    def _to_gpu(self) -> None:
-        if not self._gpu_stale:
-            return
+    def _to_gpu(self, reach: float) -> int:
+        """The last upload into the GL buffers; the samples of stretches that can light a pixel of the
+        bound viewport (`visible_samples`, for strokes reaching ``reach`` px past their paths).
+        Returns how many samples the strip has."""
         pos, colour, width = self._cpu
-        if self._samples_stale:
+        box = visible_box(self.ctx, self._viewport, reach)
+        code = outcodes(pos, box) if box is not None and len(self._samples) else None
+        samples = self._samples if code is None else visible_samples(self._samples, code)
+        if samples is not self._samples:
+            self.samples.write(samples)                   # this viewport's share of the strip
+            self._samples_stale = True                    # the whole strip goes up again when it is wanted
+        elif self._samples_stale:
             self.samples.write(self._samples)
             self._samples_stale = False
+        self.sent = len(samples) if box is not None else 0
+        if not self._gpu_stale:
+            return self.sent
         self.positions.write(pos)
         style = np.zeros((len(width), 2, 4), np.float32)
         style[:, 0] = colour
         style[:, 1, 0] = width
         self.styles.write(style)
         self._gpu_stale = False
+        return self.sent
 
     def draw(self, viewport, width_scale=1.0, alpha_scale=1.0, override=None) -> None:
         if not self.n_samples:
@@ -307,8 +358,13 @@ class Strokes:
             return
         self._render(self.program, viewport, width_scale, alpha_scale, override)
 
-    def _render(self, p, viewport, width_scale, alpha_scale, override) -> None:
-        self._to_gpu()
+    def _render(self, p, viewport, width_scale, alpha_scale, override, reach_scale=None) -> None:
+        """Draw the strip with program ``p``; its strokes are at most ``reach_scale`` (default
+        ``width_scale``) times each rope's width wide, which is how far from its path it is culled."""
+        self._viewport = viewport
+        reach = 0.5 * float(self._cpu[2].max(initial=0.0)) * float(max(width_scale, reach_scale or 0.0)) + 0.5
+        if not self._to_gpu(reach):
+            return
         self.positions.buffer.bind_to_storage_buffer(binding=0)
         self.styles.buffer.bind_to_storage_buffer(binding=1)
         self.samples.buffer.bind_to_storage_buffer(binding=2)
@@ -318,7 +374,7 @@ class Strokes:
         p["override_colour"] = tuple(override) if override is not None else (0.0, 0.0, 0.0, -1.0)
         p["base"] = 0
         p["subdiv"] = self.subdiv
-        self.geometry.render(p, vertices=2 * self.n_samples)
+        self.geometry.render(p, vertices=2 * self.sent)
 
     def draw_pair(self, viewport, outer: tuple, inner: tuple) -> None:
         """Two additive strokes along the same paths in one pass: ``outer`` and ``inner`` are `draw`'s
@@ -349,7 +405,7 @@ class Strokes:
         ctx.disable(ctx.CULL_FACE)              # the folded-back ones must be drawn
         ctx.blend_func = ctx.ONE, ctx.ONE       # the pair's light comes premultiplied
         self.painted = False
-        self._render(p, viewport, *outer)
+        self._render(p, viewport, *outer, reach_scale=float(inner[0]))
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE
         ctx.front_face = face
 

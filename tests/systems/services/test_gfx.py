@@ -180,3 +180,57 @@ def test_a_band_sends_the_links_of_its_rows_and_draws_them_as_the_whole_picture_
     assert n == 49 and 20 <= sent <= 24               # 40 rows of links 2 px apart, and the ones within reach
     assert np.array_equal(band[60:], whole[:40])      # the band's rows are the picture's ...
     assert (band[:60] == BG).all()                    # ... and nothing else was drawn
+
+
+def test_a_chain_that_leaves_the_view_and_comes_back_is_sent_as_two_runs_framed_by_caps():
+    """Points 0-3 in view, 4-7 beyond the right side, 8-11 back in view: the samples of the pieces out
+    there go, each run left is framed by zero-width copies of its ends, and a body wholly in view is
+    sent as it is (the same array)."""
+    samples = gfx.stroke_samples([0], [12], subdiv=2)
+    code = np.zeros(12, np.uint8)
+    assert gfx.visible_samples(samples, code) is samples
+    code[4:8] = 2
+    s = unpack(gfx.visible_samples(samples, code))
+    caps = np.flatnonzero(s["cap"])
+    assert len(caps) == 4 and caps[0] == 0 and caps[-1] == len(s["cap"]) - 1     # two runs, two caps each
+    run1, run2 = slice(caps[0] + 1, caps[1]), slice(caps[2] + 1, caps[3])
+    assert s["a"][run1].max() == 3                               # piece 3 (points 3-5) is the last touching the view
+    assert (s["a"][run2][0], s["k"][run2][0]) == (5, 2)          # run two starts where piece 5 ends and piece 6,
+    assert s["a"][run2][1:].min() == 6                           # the first reaching point 8 again, begins
+    for i in caps:                                               # a cap is its neighbour with the cap bit
+        j = i + 1 if i in (caps[0], caps[2]) else i - 1
+        assert (s["a"][i], s["k"][i], s["first"][i], s["last"][i]) == (s["a"][j], s["k"][j], s["first"][j], s["last"][j])
+    whole = unpack(samples)
+    kept = set(zip(s["a"][~s["cap"].astype(bool)], s["k"][~s["cap"].astype(bool)]))
+    assert kept < set(zip(whole["a"], whole["k"]))
+
+
+def wander(rng, ropes=60, points=30):
+    """Random-walk chains from all over a 1,000 × 700 px area around a 200 × 100 scene: most pieces are off it."""
+    steps = rng.normal(0, 6, (ropes, points, 2)) + rng.normal(0, 4, (ropes, 1, 2))
+    pos = rng.uniform((-400, -300), (600, 400), (ropes, 1, 2)) + np.cumsum(steps, axis=1)
+    pos[0] = np.stack([np.linspace(-80, 280, points), np.full(points, 50.0)], 1)   # across the whole scene
+    return pos.reshape(-1, 2), np.arange(ropes) * points, np.full(ropes, points)
+
+
+def test_strokes_beyond_the_viewport_are_not_sent_and_the_picture_is_the_same(gl_window, monkeypatch):
+    """On the GPU (the CPU painter clips as it paints): one draw, and a pair of additive ones."""
+    monkeypatch.setattr(gfx, "STROKES", "gpu")
+    pos, start, count = wander(np.random.default_rng(3))
+    ctx = gl_window.ctx
+    strokes = gfx.Strokes(ctx)
+    strokes.upload(pos.astype(np.float32), start, count, np.ones((len(start), 4), np.float32),
+                   np.full(len(start), 3.0, np.float32))
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture((200, 100), components=4)])
+    with fbo.activate():
+        ctx.viewport = (0, 0, 200, 100)
+        strokes.draw((200, 100))
+    assert 0 < strokes.sent < strokes.n_samples // 4               # a few stretches of a few ropes go up
+    culled = [light(gl_window, pos, start, count, 2.0, pair=False), light(gl_window, pos, start, count, 2.0, pair=True),
+              draw(gl_window, pos, start, count)]
+    monkeypatch.setattr(gfx, "outcodes", lambda pos, box: None)    # the draw before the cull: every sample
+    every = [light(gl_window, pos, start, count, 2.0, pair=False), light(gl_window, pos, start, count, 2.0, pair=True),
+             draw(gl_window, pos, start, count)]
+    for c, e in zip(culled, every):
+        assert np.array_equal(c, e)
+    assert culled[2][50, 100, 0] > 200                              # the rope across the scene is drawn
