@@ -309,7 +309,6 @@ class Strokes:
         self.painted = False         # the last draw went through the CPU painter (tests, bench)
         self._cpu = None             # (pos, samples, colour, width) of the last upload, for the painter
         self._gpu_stale = True       # the GL buffers do not hold the last upload yet
-        self._viewport = (1, 1)      # the scene size of the draw being sent
         self.sent = 0                # samples the last GPU draw sent (culled to its viewport; tests, bench)
 
     def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
@@ -326,12 +325,12 @@ class Strokes:
                      np.asarray(width, np.float32))
         self._gpu_stale = True
 
-    def _to_gpu(self, reach: float) -> int:
-        """The last upload into the GL buffers; the samples of stretches that can light a pixel of the
-        bound viewport (`visible_samples`, for strokes reaching ``reach`` px past their paths).
-        Returns how many samples the strip has."""
+    def _to_gpu(self, viewport, reach: float) -> int:
+        """The last upload into the GL buffers, and of its samples those of the stretches that can light
+        a pixel of the bound viewport (`visible_samples`; a scene of ``viewport`` px, strokes reaching
+        ``reach`` px past their paths). Returns how many samples the strip sent has."""
         pos, colour, width = self._cpu
-        box = visible_box(self.ctx, self._viewport, reach)
+        box = visible_box(self.ctx, viewport, reach)
         code = outcodes(pos, box) if box is not None and len(self._samples) else None
         samples = self._samples if code is None else visible_samples(self._samples, code)
         if samples is not self._samples:
@@ -361,9 +360,8 @@ class Strokes:
     def _render(self, p, viewport, width_scale, alpha_scale, override, reach_scale=None) -> None:
         """Draw the strip with program ``p``; its strokes are at most ``reach_scale`` (default
         ``width_scale``) times each rope's width wide, which is how far from its path it is culled."""
-        self._viewport = viewport
         reach = 0.5 * float(self._cpu[2].max(initial=0.0)) * float(max(width_scale, reach_scale or 0.0)) + 0.5
-        if not self._to_gpu(reach):
+        if not self._to_gpu(viewport, reach):
             return
         self.positions.buffer.bind_to_storage_buffer(binding=0)
         self.styles.buffer.bind_to_storage_buffer(binding=1)

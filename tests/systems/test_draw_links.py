@@ -47,8 +47,9 @@ def test_a_cloth_drawn_in_bands_sends_each_band_only_the_links_that_reach_it(sce
 
 
 def test_a_cloth_held_past_the_window_edge_keeps_every_link_that_reaches_into_it(scenes, gl_window, monkeypatch):
-    """A pinned grab follows the pointer past the window's edge (X keeps sending a held drag) while the
-    bounds keep every free point inside: the held point's links cross the edge, and all are kept."""
+    """A pinned grab follows a pointer moved past the scene's edge (the headless API and input scripts
+    allow it; the window lets go there) while the bounds keep every free point inside: the held
+    point's links cross the edge, and all are kept."""
     scene = scenes("cloth.toml", size=(320, 200))
     scene.pointer_move(160, 50)
     scene.pointer_down(160, 50)
