@@ -3,7 +3,8 @@
 Reads: Points, Constraints, LinkStyle, Layer. Writes: the framebuffer.
 
 One draw call per body whatever the number of constraints; a constraint that a
-system removes (tearing) simply stops being drawn.
+system removes (tearing) simply stops being drawn. Links that cannot light a pixel
+of the bound viewport (both ends beyond one side of it: `gfx.Links`) are not sent.
 """
 from __future__ import annotations
 

@@ -290,7 +290,10 @@ class Strokes:
     A body of many samples is painted on the CPU instead (`stroke_raster`, into a `canvas.Canvas`,
     one textured quad), when `cpu_paints` says it is cheaper there: the same triangles, the same
     cover, the same order — less the look-alike ropes that lie within half a pixel of painted ones
-    (`stroke_raster.keep_ropes`: a level of detail for curtains of ropes closer than a pixel)."""
+    (`stroke_raster.keep_ropes`: a level of detail for curtains of ropes closer than a pixel).
+    On the GPU only the stretches that can light a pixel of the bound viewport are sent
+    (`visible_samples`): the same triangles, fewer of them when a body reaches past the viewport,
+    as in every band but one of a large `Offscreen` picture; the painter clips to its band itself."""
 
     def __init__(self, ctx):
         self.ctx = ctx
