@@ -57,19 +57,11 @@ CASES = {   # name: (level text or shipped file, size, steps before the timed dr
 
 def sent(scene) -> int:
     """Links and stroke samples the scene's last draw sent to the GPU."""
+    from bench.strokes import strokes_of
     from ropework.systems.services import gfx
-    n = 0
-    for d in scene.draws:
-        for v in getattr(d, "_gl", {}).values():
-            for x in (v if isinstance(v, tuple) else (v,)):
-                if isinstance(x, gfx.Links):
-                    n += x.count
-                elif isinstance(x, gfx.Strokes):
-                    n += getattr(x, "sent", x.n_samples)
-        s = getattr(d, "strokes", None)
-        if isinstance(s, gfx.Strokes):
-            n += getattr(s, "sent", s.n_samples)
-    return n
+    links = sum(x.count for d in scene.draws for v in getattr(d, "_gl", {}).values()
+                for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, gfx.Links))
+    return links + sum(s.sent for s in strokes_of(scene))
 
 
 def main(argv=None) -> None:
