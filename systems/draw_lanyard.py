@@ -141,7 +141,8 @@ void main() {
 """
 
 # Texture filtering. The card and strap were tuned under llvmpipe's anisotropic filter (any anisotropy
-# above 1; the cap itself is not applied): an EWA (elliptical weighted average, Heckbert's) over nearest
+# above 1; Mesa 22.3's cap never applies, its test in lp_build_pmin compares the minor axis with itself
+# times the cap's square): an EWA (elliptical weighted average, Heckbert's) over nearest
 # texels, ≈ 20 a read, of the mip level whose texels the pixel's shorter derivative spans once to
 # twice, weighted exp(−α r²) − exp(−α) inside the ellipse of the derivatives (J Jᵀ) plus one texel²
 # (the reconstruction). That was ≈ 12 ms of a 35 ms badge frame. The mesh shader draws the same blur
