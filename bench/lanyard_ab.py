@@ -35,7 +35,13 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ("lanyard", "badge", "model")
-PICTURE_STEPS = (60, 200, 400)   # steps of the gallery script at which the two pictures are compared
+VISIBLE = 8                      # levels (of 255) a pixel must change by to count as a visible change
+PICTURE_STEPS = (60, 200, 400)
+POSES = {                        # --poses: the card turned to these Euler XYZ angles (radians) after the steps
+    "resting": (0.0, 0.0, 0.0), "mid-swing": (0.25, 0.5, 0.15), "steep": (0.2, 1.2, 0.1),
+    "edge-on": (0.1, 1.45, 0.05), "back": (0.0, 3.14159, 0.0), "back-steep": (0.3, 2.5, -0.2),
+    "tipped": (1.25, 0.0, 0.0),
+}   # steps of the gallery script at which the two pictures are compared
 BLOCK = 12                       # frames a version draws before the other takes its turn
 
 
@@ -46,12 +52,13 @@ def load_other(path: Path):
     return mod
 
 
-def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
+def run_level(level: str, other, ctx, rounds: int, shots: Path | None, poses: bool = False) -> dict:
     from bench.frames import driver
     from ropework.render import Offscreen
     from ropework.scene import Scene
     from ropework.systems import draw_lanyard as dl
-    path = ROOT / "levels" / f"{level}.toml"
+    path = Path(level) if level.endswith(".toml") else ROOT / "levels" / f"{level}.toml"
+    level = path.stem
     scene = Scene.load(path, size=(1280, 720), seed=1)
     off = Offscreen(ctx, (1280, 720))
     drive = driver(scene, path)
@@ -85,7 +92,14 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
               "other": {id(g): dict(g.parts, **{k: geometry(*m) for k, m in other.card_meshes(card).items()})
                         for d in draws for g in d._gl.values()}}
 
+    # Each version's textures filter as it set them up: the driver's anisotropic filter at its maximum, or
+    # the module's TEXTURE_ANISOTROPY (1 where the mesh shader does the filtering itself).
+    most = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY
+    aniso = {"this": getattr(dl, "TEXTURE_ANISOTROPY", most), "other": getattr(other, "TEXTURE_ANISOTROPY", most)}
+
     def use(who: str) -> None:
+        for tex in shared._textures.values():
+            tex.anisotropy = aniso[who]
         for d in draws:
             for name in ("_draw_one", "_foil", "_part"):
                 d.__dict__.pop(name, None)
@@ -112,7 +126,7 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
         ctx.finish()
         return off.pixels()[..., :3].astype(int)
 
-    frame, worst, differing = 0, 0, 0
+    frame, worst, differing, visible = 0, 0, 0, 0
     for step in PICTURE_STEPS:
         while frame < step:
             drive(frame)
@@ -124,11 +138,26 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
         b = picture()
         d = np.abs(a - b).max(axis=2)
         worst, differing = max(worst, int(d.max())), max(differing, int((d > 0).sum()))
+        visible = max(visible, int((d > VISIBLE).sum()))
         if shots is not None:
             from PIL import Image
             shots.mkdir(parents=True, exist_ok=True)
             Image.fromarray(a.astype(np.uint8)).save(shots / f"{level}-{step}-other.png")
             Image.fromarray(b.astype(np.uint8)).save(shots / f"{level}-{step}-this.png")
+    posed = []
+    if poses:
+        for name, rot in POSES.items():
+            card.rot[:] = rot
+            use("other")
+            a = picture()
+            use("this")
+            b = picture()
+            d = np.abs(a - b).max(axis=2)
+            posed.append((name, int(d.max()), int((d > VISIBLE).sum())))
+            if shots is not None:
+                from PIL import Image
+                Image.fromarray(a.astype(np.uint8)).save(shots / f"{level}-{name}-other.png")
+                Image.fromarray(b.astype(np.uint8)).save(shots / f"{level}-{name}-this.png")
     ms = {"this": [], "other": []}
     load0 = os.getloadavg()[0]
     for r in range(rounds):
@@ -146,7 +175,7 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None) -> dict:
     scene.close()
     a, b = statistics.median(ms["other"]), statistics.median(ms["this"])
     return {"level": level, "other_ms": a, "this_ms": b, "ratio": b / a, "max_diff": worst,
-            "pixels_differing": differing, "load": (load0, os.getloadavg()[0])}
+            "pixels_differing": differing, "pixels_visible": visible, "poses": posed, "load": (load0, os.getloadavg()[0])}
 
 
 def main(argv=None) -> int:
@@ -154,6 +183,7 @@ def main(argv=None) -> int:
     ap.add_argument("other", type=Path, help="another checkout's systems/draw_lanyard.py")
     ap.add_argument("--only", default=",".join(LEVELS), help="comma-separated lanyard-family level stems")
     ap.add_argument("--rounds", type=int, default=12, help="timed blocks of each version")
+    ap.add_argument("--poses", action="store_true", help="also compare the pictures with the card turned to POSES")
     ap.add_argument("--shots", type=Path, default=None, help="also save both pictures at each compared step here")
     args = ap.parse_args(argv)
     if not args.other.is_file():
@@ -162,12 +192,14 @@ def main(argv=None) -> int:
     from ropework.render import headless_window
     ctx = headless_window().ctx
     other = load_other(args.other)
-    print("| level | other ms/frame | this ms/frame | this / other | max difference | pixels differing | load |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| level | other ms/frame | this ms/frame | this / other | max difference | pixels differing | pixels > 8 | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for level in args.only.split(","):
-        r = run_level(level.strip(), other, ctx, args.rounds, args.shots)
+        r = run_level(level.strip(), other, ctx, args.rounds, args.shots, args.poses)
         print(f"| {r['level']} | {r['other_ms']:.2f} | {r['this_ms']:.2f} | {r['ratio']:.3f} | {r['max_diff']} | "
-              f"{r['pixels_differing']} | {r['load'][0]:.2f} → {r['load'][1]:.2f} |", flush=True)
+              f"{r['pixels_differing']} | {r['pixels_visible']} | {r['load'][0]:.2f} → {r['load'][1]:.2f} |", flush=True)
+        for name, worst, visible in r["poses"]:
+            print(f"|   {name} | | | | {worst} | | {visible} | |", flush=True)
     return 0
 
 

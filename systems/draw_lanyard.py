@@ -17,7 +17,7 @@ Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
 seed's one texture along the strap, by length so a stretch does not slide
 the print), v across. The
 texture is the seed's woven band (`ropework.systems.services.lanyard_art.strap_texture`), repeating
-along, clamped across, mip-mapped and anisotropic where the driver allows, with its weave
+along, clamped across, mip-mapped and read through `ewa_like` (below), with its weave
 drawn every WEAVE_PITCH units instead of every 4 px of the canvas, so it shows at 1:1.
 
 Card: a rounded slab — front art, back art, plain edge — whose front face lies
@@ -140,6 +140,53 @@ void main() {
 }
 """
 
+# Texture filtering. The card and strap were tuned under llvmpipe's anisotropic filter (any anisotropy
+# above 1; Mesa 22.3's cap never applies, its test in lp_build_pmin compares the minor axis with itself
+# times the cap's square): an EWA (elliptical weighted average, Heckbert's) over nearest
+# texels, ≈ 20 a read, of the mip level whose texels the pixel's shorter derivative spans once to
+# twice, weighted exp(−α r²) − exp(−α) inside the ellipse of the derivatives (J Jᵀ) plus one texel²
+# (the reconstruction). That was ≈ 12 ms of a 35 ms badge frame. The mesh shader draws the same blur
+# with one trilinear read (8 texels): at the LOD whose kernel — the pyramid's box prefilter and the
+# bilinear tent, (3·4^lod − 1)/12 texels² at level 0 — has the EWA kernel's variance across the
+# footprint's minor axis, plus a share of the major axis' extra.
+EWA_ALPHA = 2.0           # the EWA weight's falloff (llvmpipe's, after PBRT): exp(−2 r²) − exp(−2), r < 1
+TEXTURE_ANISOTROPY = 1.0  # the textures' own anisotropic filter: off, the mesh shader filters (`_FILTER_GLSL`)
+MAJOR_SHARE = 0.25        # of the footprint's major-axis extra spread, the share the one read blurs by too: a card
+                          # turned edge-on drew its text crisp and aliased at 0, blurred across its short side at 1
+
+
+def ewa_spread(alpha: float = EWA_ALPHA) -> float:
+    """Variance along one axis, per unit² of its ellipse, of the weight exp(−α r²) − exp(−α) over the unit disc."""
+    e = math.exp(-alpha)
+    num = (1 - (1 + alpha) * e) / (2 * alpha ** 2) - e / 4       # ∫₀¹ r³ w dr
+    den = (1 - e) / (2 * alpha) - e / 2                          # ∫₀¹ r w dr
+    return 0.5 * num / den
+
+
+EWA_SPREAD = ewa_spread()  # 0.136 at α = 2: the EWA kernel's variance, texels², per texel² of its ellipse
+
+_FILTER_GLSL = """
+const float EWA_SPREAD = %(spread).6f;
+const float MAJOR_SHARE = %(major).6f;
+// The LOD of one trilinear read with the EWA read's blur (texels² at level 0 throughout).
+float ewa_lod(vec2 dx, vec2 dy) {                  // the footprint: level-0 texels per pixel along x and y
+    float level = max(floor(0.5 * log2(min(dot(dx, dx), dot(dy, dy)))), 0.0);   // the level EWA reads
+    // EWA's covariance: spread × (J Jᵀ + one texel² of that level), and that level's box prefilter
+    float iso = exp2(2.0 * level) * (EWA_SPREAD + 1.0 / 12.0) - 1.0 / 12.0;
+    float a = EWA_SPREAD * (dx.x * dx.x + dy.x * dy.x);
+    float b = EWA_SPREAD * (dx.x * dx.y + dy.x * dy.y);
+    float c = EWA_SPREAD * (dx.y * dx.y + dy.y * dy.y);
+    float h = 0.5 * (a - c);
+    float r = sqrt(h * h + b * b);                 // half the gap between the major and minor variances
+    float v = 0.5 * (a + c) - r + 2.0 * r * MAJOR_SHARE + iso;
+    return 0.5 * log2(4.0 * v + 1.0 / 3.0);       // (3·4^lod − 1)/12 = v
+}
+vec4 ewa_like(sampler2D t, vec2 uv) {
+    vec2 size = vec2(textureSize(t, 0));
+    return textureLod(t, uv, ewa_lod(dFdx(uv) * size, dFdy(uv) * size));
+}
+""" % {"spread": EWA_SPREAD, "major": MAJOR_SHARE}
+
 _MESH_FS = """
 #version 330
 const float PI = 3.14159265358979;
@@ -159,6 +206,7 @@ in vec2 v_uv;
 out vec4 out_colour;
 
 vec3 to_linear(vec3 c) { return pow(c, vec3(2.2)); }
+%(filter)s
 // x^5 by multiplying: llvmpipe's pow is an exp2 of a log2, per pixel, per light, twice (Schlick's Fresnel)
 float pow5(float x) { float x2 = x * x; return x2 * x2 * x; }
 
@@ -177,7 +225,7 @@ void main() {
     if (!gl_FrontFacing) N = -N;
     vec3 V = normalize(u_eye - v_world);
     vec3 base = u_colour;
-    if (u_textured == 1) base *= to_linear(texture(u_tex, v_uv).rgb);
+    if (u_textured == 1) base *= to_linear(ewa_like(u_tex, v_uv).rgb);
     float rough = u_material.x, metal = u_material.y, coat = u_material.z;
     vec3 albedo = base * (1.0 - metal);
     vec3 F0 = mix(vec3(0.04), base, metal);
@@ -208,7 +256,7 @@ void main() {
     col = pow(clamp(col, 0.0, 1.0), vec3(1.0 / 2.2));
     out_colour = vec4(col, 1.0);
 }
-"""
+""".replace("%(filter)s", _FILTER_GLSL)
 
 _COMPOSITE_VS = """
 #version 330
@@ -677,7 +725,7 @@ class Shared:
                               wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
                               filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
             tex.build_mipmaps()
-            tex.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY   # clamped to 1 where unsupported
+            tex.anisotropy = TEXTURE_ANISOTROPY
             self._textures[key] = tex
         return tex
 

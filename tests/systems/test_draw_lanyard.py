@@ -452,3 +452,112 @@ def test_culling_the_turned_away_face_changes_no_pixel(scenes, gl_window, monkey
     monkeypatch.setattr(dl, "_culled", lambda ctx: nullcontext())
     off.render(s)
     assert np.array_equal(off.pixels().astype(int), culled)
+
+
+# ── the texture filter (`ewa_like`): one trilinear read with the blur of llvmpipe's EWA ──────────────
+
+_QUAD_VS = """
+#version 330
+in vec2 in_vert;
+uniform mat3 u_uv;      // uv = u_uv · (pixel position 0..1, 1): a known footprint
+out vec2 v_uv;
+void main() { gl_Position = vec4(in_vert, 0.0, 1.0); v_uv = (u_uv * vec3(in_vert * 0.5 + 0.5, 1.0)).xy; }
+"""
+FILTER_PX = 96          # the test framebuffer's side, pixels
+
+
+def _uv_map(texels_per_px: float, rot: float, squeeze: float, tex_size) -> np.ndarray:
+    """float64[3, 3]: pixel (0..1) → uv, ``texels_per_px`` level-0 texels a pixel across x (× ``squeeze`` across y),
+    turned by ``rot``, about the texture's middle."""
+    span = np.array([texels_per_px, texels_per_px * squeeze]) * FILTER_PX / np.asarray(tex_size, float)
+    c, s = np.cos(rot), np.sin(rot)
+    lin = np.array([[c, -s], [s, c]]) @ np.diag(span)
+    m = np.eye(3)
+    m[:2, :2], m[:2, 2] = lin, 0.5 - lin @ [0.5, 0.5]
+    return m
+
+
+def _filtered(ctx, tex, m: np.ndarray, fs_body: str) -> np.ndarray:
+    """int[FILTER_PX, FILTER_PX, 3]: ``tex`` drawn through ``fs_body`` (sets `o` from u_tex at v_uv) under ``m``."""
+    from arcade.gl import geometry
+    from ropework.systems import draw_lanyard as dl
+    fs = ("#version 330\nuniform sampler2D u_tex;\nin vec2 v_uv;\nout vec4 o;\n" + dl._FILTER_GLSL
+          + "\nvoid main() { " + fs_body + " }\n")
+    prog = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=fs)
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture((FILTER_PX, FILTER_PX), components=4)])
+    with fbo.activate():
+        fbo.clear()
+        prog["u_uv"] = tuple(np.asarray(m, np.float32).T.reshape(-1))
+        tex.use(0)
+        geometry.quad_2d_fs().render(prog)
+    return np.frombuffer(fbo.read(components=4), np.uint8).reshape(FILTER_PX, FILTER_PX, 4)[..., :3].astype(int)
+
+
+def ewa_lod_reference(dx, dy, spread: float, share: float) -> float:
+    """The LOD `ewa_lod` should give, from the EWA read's covariance by eigenvalues (numpy, no closed forms)."""
+    dx, dy = np.asarray(dx, float), np.asarray(dy, float)
+    level = max(np.floor(0.5 * np.log2(min(dx @ dx, dy @ dy))), 0.0)
+    jac = np.stack([dx, dy], axis=1)                                  # columns: the derivatives
+    cov = spread * (jac @ jac.T + 4.0 ** level * np.eye(2)) + (4.0 ** level - 1) / 12 * np.eye(2)
+    minor, major = np.linalg.eigvalsh(cov)
+    v = minor + share * (major - minor)
+    return float(np.log((12 * v + 1) / 3) / np.log(4))             # (3·4^lod − 1)/12 = v
+
+
+def test_the_ewa_spread_is_the_weights_variance_over_the_disc():
+    from ropework.systems.draw_lanyard import EWA_ALPHA, ewa_spread
+    g = np.linspace(-1, 1, 801)
+    x, y = np.meshgrid(g, g)
+    r2 = x * x + y * y
+    w = np.where(r2 < 1, np.exp(-EWA_ALPHA * r2) - np.exp(-EWA_ALPHA), 0.0)
+    assert ewa_spread() == pytest.approx((x * x * w).sum() / w.sum(), rel=2e-3)
+
+
+@pytest.mark.parametrize("tpp, rot, squeeze", [(0.5, 0.0, 1.0), (1.0, 0.0, 1.0), (2.7, 0.3, 1.0), (6.0, 1.1, 1.0),
+                                               (1.5, 0.0, 3.0), (2.1, 0.5, 6.0), (9.0, 0.2, 1.8)])
+def test_the_filters_lod_is_the_ewa_footprints(gl_window, tpp, rot, squeeze):
+    # A texture whose every mip level is one grey, 28 × its level: a trilinear read shows its LOD as its value.
+    from ropework.systems import draw_lanyard as dl
+    ctx = gl_window.ctx
+    side = 256
+    tex = ctx.texture((side, side), components=4, filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+    tex.build_mipmaps()
+    for level in range(9):
+        n = side >> level
+        tex.write(np.full((n, n, 4), 28 * level, np.uint8).tobytes(), level=level, viewport=(0, 0, n, n))
+    m = _uv_map(tpp, rot, squeeze, (side, side))
+    got = _filtered(ctx, tex, m, "o = ewa_like(u_tex, v_uv);")[..., 0] / 28.0
+    jac = m[:2, :2] * side / FILTER_PX                               # level-0 texels per pixel: columns d/dx, d/dy
+    want = min(max(ewa_lod_reference(jac[:, 0], jac[:, 1], dl.EWA_SPREAD, dl.MAJOR_SHARE), 0.0), 8.0)
+    assert np.median(got) == pytest.approx(want, abs=0.04)
+    assert np.ptp(got) <= 0.08                                       # one footprint: one LOD over the quad
+
+
+def test_the_card_art_reads_as_the_drivers_ewa_drew_it(gl_window):
+    # The picture the card was tuned under (llvmpipe's EWA: texture() with anisotropy above 1) against
+    # ewa_like on the lanyard's own texture (anisotropy TEXTURE_ANISOTROPY), raw texels before the lighting
+    # and the 2×2 supersampling. A faced card reads as a plain trilinear read would (one read cannot
+    # draw a Gaussian: the LOD that matches its variance is trilinear's own there); a turned one — its
+    # footprint long — keeps EWA's blur along it, where trilinear's LOD from the long axis blurs both.
+    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.services import lanyard_art as art
+    ctx = gl_window.ctx
+    rgba = art.card_art((1.6, 2.25, 0.02), "ropework", "verlet rope · esper · arcade", "#f2efe8", "#1c1c1e", "#e8243c")
+    h, w = rgba.shape[:2]
+    ours = dl.Shared().texture(ctx, ("test-art",), lambda: rgba)
+    assert ours.anisotropy == dl.TEXTURE_ANISOTROPY == 1.0
+    ewa = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
+                      filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR), wrap_x=ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE)
+    ewa.build_mipmaps()
+    ewa.anisotropy = ctx.info.MAX_TEXTURE_MAX_ANISOTROPY
+    faced = [(0.8, 0.0, 1.0), (1.4, 0.37, 1.0), (2.7, 0.0, 1.0), (5.0, 0.2, 1.0)]
+    turned = [(1.4, 0.0, 2.5), (2.7, 0.37, 4.0), (1.0, 0.2, 8.0)]
+    off = {"ours": {}, "trilinear": {}}                               # mean |difference| from EWA, levels
+    for pose in faced + turned:
+        m = _uv_map(*pose, (w, h))
+        want = _filtered(ctx, ewa, m, "o = texture(u_tex, v_uv);")
+        for name, body in (("ours", "o = ewa_like(u_tex, v_uv);"), ("trilinear", "o = texture(u_tex, v_uv);")):
+            off[name][pose] = float(np.abs(_filtered(ctx, ours, m, body) - want).mean())
+    assert max(off["ours"].values()) < 4.5
+    assert all(off["ours"][p] < off["trilinear"][p] + 0.15 for p in faced)
+    assert sum(off["ours"][p] for p in turned) < 0.8 * sum(off["trilinear"][p] for p in turned)
