@@ -30,13 +30,14 @@ blends; together the fade and the show took ~10 ms of a ~24 ms draw (issue 15).
 Why the range: `Strokes.draw_pair` takes the core back out where the glow's
 triangles fold over (negative light, the shader's note), which sums right only
 if no add in between is clamped — at a range of 1, a fold over light already
-at 1 left dark specks. Every add is scaled by 1/LIGHT_RANGE (the alphas), the
-show by LIGHT_RANGE.
+at 1 left dark specks. Every add is scaled by 1/LIGHT_RANGE (the alphas; the
+strokes' `gain`, which a CPU-painted bundle applies in its composite), the show
+by LIGHT_RANGE.
 The light has one texel per target pixel unless the scene's bundles together would
 pass MAX_LIGHT_PIXELS (an 8192² recording): then each keeps it coarser, scaled up
 with bilinear filtering when shown, so memory stays bounded by the cap.
-Draw calls per frame are fixed (fade, strokes, sparks, pointer glow, show),
-whatever the number of ropes and sparks.
+Draw calls per frame are fixed (the fade's clamp and its keep, strokes, sparks,
+pointer glow, show), whatever the number of ropes and sparks.
 
 Only the light's *lit tiles* are faded and shown: the LIT_TILE-texel squares that
 something was added to in the frames whose light has not yet faded below LIT_FLOOR
@@ -264,11 +265,11 @@ class DrawTendrils:
             # A coarse light (texels wider than pixels) draws the thin core a texel wide at the same
             # light per length: thinner than a texel, it would break into dashes when scaled up.
             thick = max(1.0, frame.width / trail.size[0]) if trail.coarse else 1.0
-            a = 1.0 / LIGHT_RANGE                         # every add, over the light's range
+            trail.strokes.gain = 1.0 / LIGHT_RANGE        # every add, over the light's range
             if td.electrified:
-                glow, core = (look.glow_width, a, look.electric_glow), (thick, a / thick, look.electric_core)
+                glow, core = (look.glow_width, 1.0, look.electric_glow), (thick, 1.0 / thick, look.electric_core)
             else:
-                glow, core = (look.glow_width, a * look.glow_alpha, None), (thick, a * look.core_alpha / thick, None)
+                glow, core = (look.glow_width, look.glow_alpha, None), (thick, look.core_alpha / thick, None)
             if glow[0] >= core[0]:                        # one pass over the glow's triangles adds both
                 trail.strokes.draw_pair(viewport, glow, core)
             else:
