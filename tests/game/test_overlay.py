@@ -32,8 +32,9 @@ def test_the_panels_are_drawn_behind_their_text_in_the_one_batch(ctl, gl_window)
     assert (rect.width, rect.height) == pytest.approx((ov.stats.content_width + 2 * PAD,
                                                       ov.stats.content_height + 2 * PAD))
     ctx.screen.use()
-    gl_window.clear(color=(255, 255, 255, 255))
     gl_window.default_camera.use()
+    ctx.viewport, ctx.scissor = (0, 0, w, h), None                        # whatever an earlier test left
+    gl_window.clear(color=(255, 255, 255, 255))
     ctx.enable(ctx.BLEND)
     ctx.blend_func = ctx.BLEND_DEFAULT
     with count_draws() as calls:

@@ -43,7 +43,6 @@ def draw(gl_window, pos, start, count, width=3.0, size=(200, 100)):
     ctx = gl_window.ctx
     fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4)])
     strokes = gfx.Strokes(ctx)
-    strokes.gain = gain
     strokes.upload(np.asarray(pos, np.float32), np.asarray(start), np.asarray(count),
                    np.array([[1.0, 0.0, 0.0, 1.0]] * len(start), np.float32), np.full(len(start), width, np.float32))
     with fbo.activate():
