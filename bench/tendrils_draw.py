@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.tendrils_draw --passes                  # what leaving out each pass saves
     .venv/bin/python -m bench.tendrils_draw --against ../other --png /tmp/td   # also frames side by side, 4× crops
     .venv/bin/python -m bench.tendrils_draw --against ../other --sequence --frames 300   # still, whipped, fading
+    .venv/bin/python -m bench.tendrils_draw --against ../other --level /tmp/big.toml     # a bigger bundle
 
 tendrils.toml is loaded headless at 1280×720 and its gallery script played (bench.frames's driver). Every
 step is drawn by each drawer in turn, into an off-screen framebuffer of its own, the order flipped every
@@ -60,9 +61,10 @@ def run(args) -> None:
 
     win = arcade.Window(64, 64, visible=False)
     ctx = win.ctx
-    level = ROOT / "levels" / "tendrils.toml"
+    level = args.level or ROOT / "levels" / "tendrils.toml"
     scene = Scene.load(str(level), size=SIZE)
-    drive = _sequence(scene, level) if args.sequence else driver(scene, level)
+    shipped = level.parent == ROOT / "levels"                     # its gallery script, or tests/drive.py's hand
+    drive = _sequence(scene, level) if args.sequence else driver(scene, level if shipped else None)
     warmup = 0 if args.sequence else WARMUP
     slot = next(k for k, d in enumerate(scene.draws) if isinstance(d, dt.DrawTendrils))
     skip = {"now": None, "drawer": "this"}
@@ -183,6 +185,8 @@ def main(argv=None) -> int:
     ap.add_argument("--against", metavar="CHECKOUT", help="another checkout's root: its DrawTendrils drawn beside ours")
     ap.add_argument("--passes", action="store_true", help="also copies of our drawer each leaving out one pass")
     ap.add_argument("--frames", type=int, default=300, help="timed frames (default 300)")
+    ap.add_argument("--level", type=Path, help="another tendrils level than levels/tendrils.toml (a bundle big "
+                                               "enough for the CPU stroke painter, say)")
     ap.add_argument("--sequence", action="store_true", help=f"no warm-up; pointer still for {STILL} frames, the "
                     f"gallery script to frame {WHIPPED}, then still (trails fading); pictures compared by phase")
     ap.add_argument("--png", type=Path, help="with --against: save every 60th frame, other | this, here")

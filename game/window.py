@@ -46,10 +46,14 @@ CURSORS = {
 
 
 class Overlay:
-    """The window's text, created once in one pyglet batch; text is laid out again only when it changes."""
+    """The window's text and the dark panels behind it, created once in one pyglet batch (one draw of it a
+    frame); text is laid out again, and the panels placed, only when it changes."""
 
     def __init__(self):
         self.batch = pyglet.graphics.Batch()
+        under = pyglet.graphics.Group(order=-1)     # before every text's groups (pyglet's are order 0-2)
+        self.panels = {name: pyglet.shapes.Rectangle(0, 0, 0, 0, PANEL, batch=self.batch, group=under)
+                       for name in ("help", "stats", "status", "error", "banner")}
 
         def text(color=TEXT, **kw):
             return arcade.Text("", 0, 0, color, FONT, batch=self.batch, anchor_y="top", **kw)
@@ -62,6 +66,7 @@ class Overlay:
         self.error = text(multiline=True, width=600, color=ERROR)
         self._size = (0, 0)
         self._help_box = (0, 0)
+        self._said = None            # what `update` was last told: the size and every text
 
     @staticmethod
     def _set(t: arcade.Text, value: str) -> bool:
@@ -77,6 +82,14 @@ class Overlay:
         return changed
 
     def update(self, ctl: Controller, width: int, height: int) -> None:
+        """Show what the controller says. Nothing is looked at again while that is what is shown: with F on,
+        comparing the help's forty-odd texts and their visibility every frame was a third of the overlay's
+        main-thread time (issue 15)."""
+        said = (width, height, ctl.help_heading() if ctl.show_help else None, ctl.stats if ctl.show_stats else "",
+                ctl.banner, ctl.status, ctl.error)
+        if said == self._said:
+            return
+        self._said = said
         changed = (width, height) != self._size
         changed |= self._set(self.help_head, ctl.help_heading() if ctl.show_help else "")
         for (kt, dt), (label, doc) in zip(self.help_rows, ctl.help_rows()):
@@ -88,17 +101,18 @@ class Overlay:
         changed |= self._set(self.error, ctl.error)
         if changed:
             self._layout(width, height)
+            self._place_panels()
 
     def _layout(self, w: int, h: int) -> None:
         self._size = (w, h)
         self.stats.position = (PAD * 2, h - PAD * 2)
         self.banner.position = (w / 2, h * 0.78)
-        self.status.width = max(50, w - 4 * PAD)
+        _wrap(self.status, max(50, w - 4 * PAD))
         self.status.position = (PAD * 2, PAD * 2 + self.status.content_height)
-        self.error.width = max(50, w - 4 * PAD)
+        _wrap(self.error, max(50, w - 4 * PAD))
         below = (self.status.content_height + PAD * 2) if self.status.visible else 0
         self.error.position = (PAD * 2, PAD * 2 + below + self.error.content_height)
-        self.help_head.width = max(50, min(HELP_WIDTH, w - 6 * PAD))
+        _wrap(self.help_head, max(50, min(HELP_WIDTH, w - 6 * PAD)))
         docs = max(d.content_width for _, d in self.help_rows)
         head = self.help_head.content_height + ROW
         self._help_box = (max(self.help_head.content_width, HELP_KEYS_WIDTH + docs), head + ROW * len(self.help_rows))
@@ -109,22 +123,38 @@ class Overlay:
             dt.position = (x0 + HELP_KEYS_WIDTH, y0 - head - i * ROW)
 
     def draw(self) -> None:
-        for left, right, bottom, top in self._panels():
-            arcade.draw_lrbt_rectangle_filled(left - PAD, right + PAD, bottom - PAD, top + PAD, PANEL)
+        """Panels and text, one batch. (Drawn one by one, arcade's rectangles were ~0.28 ms of the main
+        thread each a frame on llvmpipe, the stats' and the status line's with F on; issue 15.)"""
         self.batch.draw()
 
+    def _place_panels(self) -> None:
+        boxes = dict(self._panels())
+        for name, rect in self.panels.items():
+            rect.visible = name in boxes
+            if name in boxes:
+                left, right, bottom, top = boxes[name]
+                rect.position = (left - PAD, bottom - PAD)
+                rect.width, rect.height = right - left + 2 * PAD, top - bottom + 2 * PAD
+
     def _panels(self):
+        """(name, (left, right, bottom, top)) of each shown text's box, px."""
         if self.help_head.visible:
             x, y = self.help_head.position
-            yield x, x + self._help_box[0], y - self._help_box[1], y
-        for t in (self.stats, self.status, self.error):
+            yield "help", (x, x + self._help_box[0], y - self._help_box[1], y)
+        for name, t in (("stats", self.stats), ("status", self.status), ("error", self.error)):
             if t.visible:
                 x, y = t.position
-                yield x, x + t.content_width, y - t.content_height, y
+                yield name, (x, x + t.content_width, y - t.content_height, y)
         if self.banner.visible:
             x, y = self.banner.position
             cw, ch = self.banner.content_width, self.banner.content_height
-            yield x - cw / 2, x + cw / 2, y - ch / 2, y + ch / 2
+            yield "banner", (x - cw / 2, x + cw / 2, y - ch / 2, y + ch / 2)
+
+
+def _wrap(t: arcade.Text, width: int) -> None:
+    """Wrap ``t`` at ``width``; pyglet lays a text out again at every width it is given, the same one too."""
+    if t.width != width:
+        t.width = width
 
 
 def next_due(due: float, now: float, period: float = FRAME_PERIOD) -> float:

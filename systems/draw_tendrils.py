@@ -4,11 +4,14 @@ Reads: Points, Ropes, TendrilLook, Tendrils.electrified, Sparks, Pointer, Layer,
 Frame (steps, dt, width, height). Writes: the framebuffer.
 
 The window's back buffer is not kept between frames, so each bundle owns an
-off-screen *light* buffer (RGBA16F, two textures used in turn) that persists.
-Each frame in which the simulation has advanced:
+off-screen *light* buffer that persists: one RGBA16 signed-normalised texture that
+holds the light over LIGHT_RANGE (see below). Each frame in which the simulation
+has advanced:
   1. fade: the light left from before is clamped to 1 and multiplied by
      keep^(60·elapsed), elapsed = the scene time since the last drawn frame —
-     78% per 1/60 s whatever the display rate (the seed's 1 − 0.78^(60·dt) fill);
+     78% per 1/60 s whatever the display rate (the seed's 1 − 0.78^(60·dt) fill) —
+     in place, by blending: a MIN with 1 over the tiles that were added to last
+     frame (only there can the light pass 1), then a multiply by the keep;
   2. add, with additive blending (canvas "lighter"): every rope's wide glow
      stroke (width × 6, alpha 0.14) and thin core (alpha 0.85) — white while
      electrified — both in one pass over the glow's triangles (`Strokes.draw_pair`:
@@ -18,13 +21,23 @@ Each frame in which the simulation has advanced:
   3. show: the light is drawn over the backdrop colour (the seed's #050508), or
      added onto the layers below when the backdrop's alpha is 0.
 A frame drawn again with no step in between only shows the light (it adds
-nothing twice). The light is kept in float and clamped when it fades, which is
-what the seed's 8-bit canvas does, minus its ghost pixels that never fade out.
+nothing twice). The light is kept in 15 bits over [0, LIGHT_RANGE] and clamped to
+1 when it fades, which is what the seed's 8-bit canvas does, minus its ghost
+pixels that never fade out. Why not RGBA16F, read by a fade into a second
+texture, as before: on llvmpipe half floats cost a conversion at every texel a
+pass samples or blends, and a fade that samples costs more than one that
+blends; together the fade and the show took ~10 ms of a ~24 ms draw (issue 15).
+Why the range: `Strokes.draw_pair` takes the core back out where the glow's
+triangles fold over (negative light, the shader's note), which sums right only
+if no add in between is clamped — at a range of 1, a fold over light already
+at 1 left dark specks. Every add is scaled by 1/LIGHT_RANGE (the alphas; the
+strokes' `gain`, which a CPU-painted bundle applies in its composite), the show
+by LIGHT_RANGE.
 The light has one texel per target pixel unless the scene's bundles together would
 pass MAX_LIGHT_PIXELS (an 8192² recording): then each keeps it coarser, scaled up
 with bilinear filtering when shown, so memory stays bounded by the cap.
-Draw calls per frame are fixed (fade, strokes, sparks, pointer glow, show),
-whatever the number of ropes and sparks.
+Draw calls per frame are fixed (the fade's clamp and its keep, strokes, sparks,
+pointer glow, show), whatever the number of ropes and sparks.
 
 Only the light's *lit tiles* are faded and shown: the LIT_TILE-texel squares that
 something was added to in the frames whose light has not yet faded below LIT_FLOOR
@@ -44,6 +57,7 @@ from __future__ import annotations
 import esper
 import numpy as np
 from arcade.gl import BufferDescription
+from pyglet import gl as gl_raw
 
 from ropework.components import Layer, Pointer, Points, Ropes
 from ropework.components.sparks import Sparks
@@ -62,8 +76,10 @@ LIT_TILE = 32           # texels a side of the squares the light is faded and sh
                         # closer, larger draws fewer runs (at 32 a whipped bundle's runs are ~100 quads)
 LIT_PAD = 4.0           # px past a stroke's half-width and a glow's radius kept in the lit box (its smoothing
                         # and anti-aliased rim; a curve between points bulges less than a segment)
-MAX_LIGHT_PIXELS = 3840 * 2160    # light texels of all a scene's bundles together (two RGBA16F each: ~133 MB at most);
+MAX_LIGHT_PIXELS = 3840 * 2160    # light texels of all a scene's bundles together (8 bytes each: ~66 MB at most);
                                   # past it (an 8192² recording, dozens of layers) each keeps its light coarser, drawn smoothed
+LIGHT_RANGE = 4.0       # of full white, the most light a texel holds before its adds clamp (1: the seed's clamp is
+                        # applied at the fade); room for a frame's adds over 1, so a fold's take-back sums right
 
 _FULL_VS = """
 #version 330
@@ -87,21 +103,21 @@ void main() {
 
 _FADE_FS = """
 #version 330
-uniform sampler2D light;
 in vec2 v_uv;
 flat in float v_keep;
 out vec4 out_colour;
-void main() { out_colour = vec4(clamp(texture(light, v_uv).rgb, 0.0, 1.0) * v_keep, 1.0); }
+void main() { out_colour = vec4(vec3(v_keep), 1.0); }   // blended: MIN (the clamp), or light × keep
 """
 
 _SHOW_FS = """
 #version 330
 uniform sampler2D light;
 uniform vec3 backdrop;   // black when the light is added onto what is below
+uniform float light_range;   // LIGHT_RANGE: the light is kept over it
 in vec2 v_uv;
 flat in float v_keep;
 out vec4 out_colour;
-void main() { out_colour = vec4(min(backdrop + clamp(texture(light, v_uv).rgb, 0.0, 1.0), vec3(1.0)), 1.0); }
+void main() { out_colour = vec4(min(backdrop + clamp(texture(light, v_uv).rgb * light_range, 0.0, 1.0), vec3(1.0)), 1.0); }
 """
 
 _GLOW_VS = """
@@ -144,34 +160,41 @@ def light_size(target: tuple[int, int], bundles: int) -> tuple[int, int]:
 
 
 class _Trail:
-    """One bundle's GL objects: the two light textures, strokes, spark quads."""
+    """One bundle's GL objects: the light texture, strokes, spark quads."""
 
     def __init__(self, ctx, size, n_sparks, coarse=False):
         self.size = size
         self.coarse = coarse        # fewer texels than target pixels (MAX_LIGHT_PIXELS)
-        self.tex = [ctx.texture(size, components=4, dtype="f2", filter=(ctx.NEAREST, ctx.NEAREST))
-                    for _ in range(2)]
-        self.fbo = [ctx.framebuffer(color_attachments=[t]) for t in self.tex]
-        for f in self.fbo:
-            f.clear()
-        self.current = 0            # the texture holding the latest light
+        # The light over LIGHT_RANGE, signed (a fold's take-back may leave a texel a hair below 0; the show
+        # clamps it). dtype "f2" is only arcade's upload type (and its byte count: 8 a texel, as stored).
+        self.tex = ctx.texture(size, components=4, dtype="f2", internal_format=gl_raw.GL_RGBA16_SNORM,
+                               filter=(ctx.NEAREST, ctx.NEAREST))
+        self.fbo = ctx.framebuffer(color_attachments=[self.tex])
+        self.fbo.clear()
         tiles = (-(-size[1] // LIT_TILE), -(-size[0] // LIT_TILE))
         self.left = np.zeros(tiles, np.float32)   # per tile (rows from the bottom), the share of the light added
                                     # there that the fades since have left (at most: it is clamped to 1 first); 0: none
         self.box = None             # the lit box: the lit tiles' bounds (x0, y0, x1, y1 texels, y up), or None
-        self.held = [np.zeros(tiles, bool), np.zeros(tiles, bool)]   # per texture, the tiles outside which its light is 0
+        self.held = np.zeros(tiles, bool)   # the tiles outside which the light is 0
         self.steps = None           # Frame.steps when the light was last added
         self.strokes = gfx.Strokes(ctx)
         self.sparks = gfx.Quads(ctx)
         self.spark_data = np.zeros(n_sparks, gfx.QUAD_DTYPE)
-        self.runs = gfx.Stream(ctx, stride=12)    # the fade's runs of tiles, lit ones first (or a coarse show's):
+        self.runs = gfx.Stream(ctx, stride=12)    # the fade's runs of tiles, lit ones first (or its clamp's, a coarse show's):
                                                   # 6 corners each, (u, v, keep)
         self.shown_runs = 0         # how many of the fade's runs are lit tiles: what the show draws (the light
                                     # the fade wrote is the light shown, until the next fade)
         self.runs_geometry = ctx.geometry([BufferDescription(self.runs.buffer, "2f 1f", ["in_uv", "in_keep"])],
                                           mode=ctx.TRIANGLES)
+        self.hot = np.zeros(tiles, bool)    # the tiles added to in the last frame: only there can the light pass 1
         self.topology = None        # (start, count) bytes the three-point windows below were made for
         self.windows = None         # int[n, 3]: each point and the next two of its rope (its last repeated)
+
+    def light(self) -> np.ndarray:
+        """float32[h, w, 4]: the light as it is (of full white, rows from the bottom); for tests and benches."""
+        w, h = self.size
+        data = self.fbo.read(viewport=(0, 0, w, h), components=4, dtype="f4")   # float: exact, where half is not
+        return np.frombuffer(data, np.float32).reshape(h, w, 4) * LIGHT_RANGE
 
 
 class DrawTendrils:
@@ -216,29 +239,33 @@ class DrawTendrils:
 
     def _add_light(self, ctx, gl, frame, trail, pts, ropes, look, td, sp, ptr, elapsed):
         viewport = (frame.width, frame.height)
-        src, dst = trail.current, 1 - trail.current
         saved = ctx.viewport
         keep = float(look.keep ** (elapsed / STEP)) if elapsed > 0 else 0.0
+        hot = trail.hot & trail.held                          # last frame's adds, where they may pass 1
         lit = self._lit_tiles(frame, trail, pts, ropes, look, sp, ptr, keep)
         box = trail.box if trail.box is not None else (0, 0, 0, 0)
-        with trail.fbo[dst].activate():
-            ctx.disable(ctx.BLEND)
-            cover = lit | trail.held[src] | trail.held[dst]      # every tile that may hold light
-            if cover.any():
-                trail.tex[src].use(0)
-                fade = gl["fade"]
-                fade["light"] = 0
+        with trail.fbo.activate():
+            cover = lit | trail.held                          # every tile that may hold light
+            fade = gl["fade"]
+            ctx.enable(ctx.BLEND)
+            if keep > 0 and hot.any():                        # clamped to 1 (of white): min(light, 1 / range)
+                gl_raw.glBlendEquation(gl_raw.GL_MIN)
+                _draw_runs(trail, hot.astype(np.int8), (0.0, 1.0 / LIGHT_RANGE), fade)
+                gl_raw.glBlendEquation(gl_raw.GL_FUNC_ADD)
+            if cover.any():                                   # × keep where lit, × 0 where no longer
+                ctx.blend_func = ctx.ZERO, ctx.SRC_COLOR
                 trail.shown_runs = _draw_runs(trail, np.where(lit, 2, np.where(cover, 1, 0)), (0.0, 0.0, keep), fade)
             else:
                 trail.shown_runs = 0
-            trail.held[dst] = lit
-            trail.fbo[dst].scissor = _scissor(box)             # nothing lands outside the lit box
-            ctx.enable(ctx.BLEND)
+            trail.held = lit
+            trail.hot = trail.left == 1.0                     # the tiles this frame adds to (`_lit_tiles`)
+            trail.fbo.scissor = _scissor(box)                 # nothing lands outside the lit box
             ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE          # additive, as canvas "lighter"
             trail.strokes.upload(pts.pos, ropes.start, ropes.count, look.colour, look.width)
             # A coarse light (texels wider than pixels) draws the thin core a texel wide at the same
             # light per length: thinner than a texel, it would break into dashes when scaled up.
             thick = max(1.0, frame.width / trail.size[0]) if trail.coarse else 1.0
+            trail.strokes.gain = 1.0 / LIGHT_RANGE        # every add, over the light's range
             if td.electrified:
                 glow, core = (look.glow_width, 1.0, look.electric_glow), (thick, 1.0 / thick, look.electric_core)
             else:
@@ -255,7 +282,7 @@ class DrawTendrils:
                 q["centre"] = sp.pos[live] + half          # the seed fills a square from (x, y) right and down
                 q["half"] = half
                 q["colour"] = look.colour[sp.rope[live]]
-                q["colour"][:, 3] = np.minimum(1.0, 2.0 * sp.life[live])
+                q["colour"][:, 3] = np.minimum(1.0, 2.0 * sp.life[live]) / LIGHT_RANGE
                 q["round"] = 0.0
                 trail.sparks.upload(q)
                 trail.sparks.draw(viewport)
@@ -264,12 +291,12 @@ class DrawTendrils:
                 g["viewport"] = tuple(float(v) for v in viewport)
                 g["centre"] = (float(ptr.x), float(ptr.y))
                 g["radius"] = float(look.pointer_glow)
-                g["inner"], g["mid"], g["outer"], g["mid_at"] = GLOW_INNER, GLOW_MID, GLOW_OUTER, GLOW_MID_AT
+                g["inner"], g["mid"], g["outer"] = (_over_range(c) for c in (GLOW_INNER, GLOW_MID, GLOW_OUTER))
+                g["mid_at"] = GLOW_MID_AT
                 gl["quad"].render(g)
             ctx.blend_func = ctx.BLEND_DEFAULT
-            trail.fbo[dst].scissor = None
+            trail.fbo.scissor = None
         ctx.viewport = saved
-        trail.current = dst
 
     @staticmethod
     def _added_boxes(frame, trail, pts, ropes, look, sp, ptr) -> np.ndarray:
@@ -330,15 +357,16 @@ class DrawTendrils:
         return lit
 
     def _show(self, ctx, gl, trail, look):
-        shown = trail.tex[trail.current]
+        shown = trail.tex
         shown.use(0)
         if trail.coarse:
             shown.filter = ctx.LINEAR, ctx.LINEAR       # smooth when scaled up; the fade reads texel for texel
         show = gl["show"]
         show["light"] = 0
+        show["light_range"] = LIGHT_RANGE
         opaque = look.backdrop[3] > 0
         show["backdrop"] = tuple(float(c) for c in look.backdrop[:3]) if opaque else (0.0, 0.0, 0.0)
-        shown_tiles = trail.held[trail.current]
+        shown_tiles = trail.held
         if trail.coarse and shown_tiles.any():     # smoothed up, a texel reaches half a texel past its tile
             grown = shown_tiles.copy()
             grown[1:] |= shown_tiles[:-1]
@@ -385,6 +413,11 @@ def _draw_runs(trail, code: np.ndarray, keeps, program) -> int:
     trail.runs.write(corners)
     trail.runs_geometry.render(program, vertices=6 * len(r))
     return int(top.sum())
+
+
+def _over_range(rgba) -> tuple[float, float, float, float]:
+    """An (r, g, b, a) added with (SRC_ALPHA, ONE), its alpha over LIGHT_RANGE: the light it adds, in the range's units."""
+    return (*rgba[:3], rgba[3] / LIGHT_RANGE)
 
 
 def _scissor(box) -> tuple[int, int, int, int]:

@@ -167,6 +167,8 @@ class Canvas:
         self.blended = np.zeros((0, 0, 4), np.uint8)    # ... and the image blended over it, on the CPU
         self.blend_fbo = None    # a framebuffer holding `blended` in its texture, blitted to the bound one
         self.blits = 0           # composites done by read-back and blit (the tests read it)
+        self.gain = 1.0          # the composite adds the image × this ("over" with the source scaled: a light kept
+                                 # in other units than the image's, as the tendrils' over their LIGHT_RANGE)
 
     def region(self, scene_size) -> View | None:
         """The view of the bound framebuffer's viewport; None when it covers nothing or more than MAX_PIXELS."""
@@ -224,7 +226,7 @@ class Canvas:
         one sample a pixel, no scissor (a blit would honour it, as a quad does, but keep it simple), and
         the image's rectangle inside it."""
         ctx = self.ctx
-        if not self.eight or ctx.scissor is not None or not eight_bit(ctx.fbo):
+        if not self.eight or self.gain != 1.0 or ctx.scissor is not None or not eight_bit(ctx.fbo):
             return False
         x, y, w, h = self.view.rect
         fw, fh = ctx.fbo.size
@@ -298,7 +300,13 @@ class Canvas:
             self.fresh = True
         vp, blend = tuple(ctx.viewport), ctx.blend_func
         ctx.enable(ctx.BLEND)
-        ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
+        if self.gain != 1.0:
+            from pyglet import gl
+            g = float(self.gain)
+            gl.glBlendColor(g, g, g, g)
+            ctx.blend_func = gl.GL_CONSTANT_COLOR, ctx.ONE_MINUS_SRC_ALPHA
+        else:
+            ctx.blend_func = ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA
         ctx.viewport = v.rect
         self.texture.use(0)
         self.program["u_src"] = 0

@@ -299,6 +299,8 @@ class Strokes:
         self.ctx = ctx
         self.program = ctx.program(vertex_shader=vertex_shader(_STROKE_VS), fragment_shader=_STROKE_FS)
         self._pair = None            # the program of draw_pair, made on its first use
+        self.gain = 1.0              # the light added per unit of alpha: the caller's units (the tendrils' light is
+                                     # kept over its LIGHT_RANGE); on the GPU it scales the alphas, painted the composite
         self.positions = Stream(ctx)
         self.styles = Stream(ctx)
         self.samples = Stream(ctx, stride=8)
@@ -358,7 +360,7 @@ class Strokes:
             return
         if self._paint(viewport, width_scale, alpha_scale, override):
             return
-        self._render(self.program, viewport, width_scale, alpha_scale, override)
+        self._render(self.program, viewport, width_scale, alpha_scale * self.gain, override)
 
     def _render(self, p, viewport, width_scale, alpha_scale, override, reach_scale=None) -> None:
         """Draw the strip with program ``p``; its strokes are at most ``reach_scale`` (default
@@ -398,7 +400,7 @@ class Strokes:
                                           fragment_shader=_defined(_STROKE_FS, "PAIR"))
         p = self._pair
         p["inner_width_scale"] = float(inner[0])
-        p["inner_alpha_scale"] = float(inner[1])
+        p["inner_alpha_scale"] = float(inner[1]) * self.gain
         p["inner_override"] = tuple(inner[2]) if inner[2] is not None else (0.0, 0.0, 0.0, -1.0)
         ctx = self.ctx
         face = ctx.front_face
@@ -406,7 +408,7 @@ class Strokes:
         ctx.disable(ctx.CULL_FACE)              # the folded-back ones must be drawn
         ctx.blend_func = ctx.ONE, ctx.ONE       # the pair's light comes premultiplied
         self.painted = False
-        self._render(p, viewport, *outer, reach_scale=float(inner[0]))
+        self._render(p, viewport, outer[0], outer[1] * self.gain, outer[2], reach_scale=float(inner[0]))
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE
         ctx.front_face = face
 
@@ -421,6 +423,7 @@ class Strokes:
             return False
         if self.canvas is None:
             self.canvas = stroke_raster.Band(self.ctx)
+        self.canvas.gain = self.gain
         pos, colour, width = self._cpu
         if not stroke_raster.paint(self.canvas, viewport, pos, *self._chains, self._samples, self.subdiv, colour,
                                    width, width_scale, alpha_scale, override):

@@ -83,7 +83,7 @@ def test_fading_and_showing_only_the_lit_tiles_draws_what_the_whole_window_did(s
                 if mode == "box" and i < 100:
                     (t,) = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
                     x0, y0, x1, y1 = t.box
-                    shares.append(t.held[t.current].sum() * draw_tendrils.LIT_TILE ** 2 / ((x1 - x0) * (y1 - y0)))
+                    shares.append(t.held.sum() * draw_tendrils.LIT_TILE ** 2 / ((x1 - x0) * (y1 - y0)))
         whip(scene, 200, draw)
         pictures[mode] = shots
         drawer = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))
@@ -95,9 +95,12 @@ def test_fading_and_showing_only_the_lit_tiles_draws_what_the_whole_window_did(s
     assert np.median(shares) < 0.8                                        # the tiles leave out much of the box
     # A tile's light is dropped once it is below LIT_FLOOR (an eighth of a level); new light landing on what was
     # dropped can round to the next level where the kept remainder would not have: 1 level, at a rare pixel.
+    # The light's steps are 1/8192 of white (15 bits over LIGHT_RANGE 4), and a texel's last two steps do not
+    # fade (x · 0.78 rounds back to x): lighting every tile keeps that remainder for good where the lit tiles
+    # drop it, so new light lands on it a level up at a few dozen pixels of 230,400 (58 the most seen).
     for i, (a, b) in enumerate(zip(pictures["box"], pictures["all"])):
         diff = np.abs(a.astype(int) - b).max(axis=2)
-        assert diff.max() <= 1 and (diff > 0).sum() <= 5, (i, int(diff.max()), int((diff > 0).sum()))
+        assert diff.max() <= 1 and (diff > 0).sum() <= 100, (i, int(diff.max()), int((diff > 0).sum()))
     assert max(int(p.max()) for p in pictures["box"]) > 200               # the light was there to compare
 
 
@@ -115,11 +118,11 @@ def test_light_outside_the_lit_tiles_is_zero_and_an_old_trail_fades_to_nothing(s
         scene.pointer_move(100, 80)
         scene.step(1)
         off.render(scene)
-    light = np.frombuffer(trail.tex[trail.current].read(), np.float16).reshape(size[1], size[0], 4)
+    light = trail.light()
     x0, y0, x1, y1 = trail.box
     assert wide[2] > 0.9 * size[0] and x1 < 0.75 * size[0], (wide, trail.box)   # lit on the right, now not
     tile = draw_tendrils.LIT_TILE
-    lit = np.repeat(np.repeat(trail.held[trail.current], tile, 0), tile, 1)[:size[1], :size[0]]
+    lit = np.repeat(np.repeat(trail.held, tile, 0), tile, 1)[:size[1], :size[0]]
     assert lit.sum() > 0 and not lit[:y0].any() and not lit[y1:].any() and not lit[:, x1:].any()
     assert (~lit).sum() > 0.25 * lit.size
     assert not light[~lit][:, :3].any()                                   # exactly 0, not merely dim
@@ -139,7 +142,7 @@ def test_tiles_cover_what_each_frame_adds(scenes, gl_window):
     def spy(trail, code, keeps, program):                                # after the fade, before the adds
         lit_runs = real(trail, code, keeps, program)
         if keeps[0] == 0.0 and len(keeps) == 3:
-            faded.append(np.frombuffer(trail.tex[1 - trail.current].read(), np.float16).reshape(size[1], size[0], 4))
+            faded.append(trail.light())
         return lit_runs
     draw_tendrils._draw_runs = spy
     try:
@@ -151,10 +154,10 @@ def test_tiles_cover_what_each_frame_adds(scenes, gl_window):
             (trail,) = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
             if not faded:
                 return
-            after = np.frombuffer(trail.tex[trail.current].read(), np.float16).reshape(size[1], size[0], 4)
+            after = trail.light()
             added = (after[:, :, :3].astype(np.float32) > faded[0][:, :, :3].astype(np.float32)).any(axis=2)
             tile = draw_tendrils.LIT_TILE
-            lit = np.repeat(np.repeat(trail.held[trail.current], tile, 0), tile, 1)[:size[1], :size[0]]
+            lit = np.repeat(np.repeat(trail.held, tile, 0), tile, 1)[:size[1], :size[0]]
             assert not (added & ~lit).any(), i
             checked.append(added.sum())
         whip(scene, 120, draw, size)
@@ -182,7 +185,7 @@ def test_a_trail_that_hardly_fades_keeps_its_tiles_lit(scenes, gl_window):
     (trail,) = drawer._trails.values()
     tile = draw_tendrils.LIT_TILE
     assert trail.left.shape == (-(-size[1] // tile), -(-size[0] // tile))
-    row = trail.held[trail.current][(size[1] - 80) // tile]             # the tiles the pointer's path crossed
+    row = trail.held[(size[1] - 80) // tile]             # the tiles the pointer's path crossed
     assert row[int(min(seen) - 20) // tile: int(max(seen) + 20) // tile + 1].all()
     x0, _, x1, _ = trail.box
     assert x0 <= min(seen) - 20 and x1 >= max(seen) + 20                 # where it started and where it is
@@ -205,3 +208,50 @@ def test_drawing_leaves_gl_scissor_state_as_arcade_keeps_it(scenes, gl_window):
     raw.glGetIntegerv(raw.GL_SCISSOR_BOX, box)
     assert raw.glIsEnabled(raw.GL_SCISSOR_TEST)
     assert tuple(box) == before
+
+
+def test_the_fade_clamps_the_light_to_white_and_keeps_its_share(scenes, gl_window):
+    """Electrified, the light passes white where the strokes cross (the light holds up to LIGHT_RANGE); each
+    frame's fade leaves min(light, 1) × keep in the lit tiles, exactly where last frame's strokes made it pass 1
+    as well as elsewhere, and 0 in the tiles no longer lit."""
+    size = (640, 360)
+    scene = scenes("tendrils.toml", size=size)
+    off = Offscreen(gl_window.ctx, size)
+    faded = []
+    real = draw_tendrils._draw_runs
+
+    def spy(trail, code, keeps, program):                                # after the fade, before the adds
+        out = real(trail, code, keeps, program)
+        if keeps[0] == 0.0 and len(keeps) == 3:
+            faded.append((trail.light(), keeps[2]))
+        return out
+    draw_tendrils._draw_runs = spy
+    tile = draw_tendrils.LIT_TILE
+    step = draw_tendrils.LIGHT_RANGE / 32767                              # one step of the 16-bit signed light
+    over = []
+    try:
+        before = None
+
+        def draw(i):
+            nonlocal before
+            faded.clear()
+            (trail,) = (next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
+                        or [None])
+            held = None if trail is None else trail.held.copy()
+            off.render(scene)
+            (trail,) = next(d for d in scene.draws if isinstance(d, draw_tendrils.DrawTendrils))._trails.values()
+            if before is not None and faded:
+                light, keep = faded[0]
+                lit = np.repeat(np.repeat(trail.held, tile, 0), tile, 1)[:size[1], :size[0]]
+                was = np.repeat(np.repeat(held, tile, 0), tile, 1)[:size[1], :size[0]]
+                want = np.minimum(np.maximum(before[:, :, :3], 0.0), 1.0) * keep
+                got = np.maximum(light[:, :, :3], 0.0)
+                assert keep == pytest.approx(0.78, abs=1e-6)
+                assert np.abs(got - want)[lit].max() <= 2 * step, i
+                assert not light[was & ~lit][:, :3].any(), i               # dropped: exactly 0
+                over.append(int((before[:, :, :3] > 1.05).any(axis=2).sum()))
+            before = trail.light()
+        whip(scene, 80, draw, size)
+    finally:
+        draw_tendrils._draw_runs = real
+    assert max(over) > 1000                                               # light well past white was clamped

@@ -239,3 +239,34 @@ def test_the_read_back_composite_is_the_blended_quads_picture(gl_window, target)
     canvas.release()
     fbo.color_attachments[0].delete()
     fbo.delete()
+
+
+def test_a_gain_scales_what_the_composite_adds_and_not_what_it_covers(gl_window):
+    """gain g: the image P (alpha A) composites as g·P + page·(1 − A), into a float framebuffer and an 8-bit one
+    alike (the tendrils keep their light over a range: a painted bundle adds its light in those units)."""
+    rng = np.random.default_rng(3)
+    alpha = rng.random((40, 100, 1)).astype(np.float32)
+    colour = (rng.random((40, 100, 3)) * alpha).astype(np.float32)
+
+    def paint(image, v):
+        image[..., :3], image[..., 3:] = colour, alpha
+    page = np.array((0.2, 0.4, 0.9), np.float32)
+    scene = Painter(gl_window.ctx, (100, 40), paint)
+    scene.canvas.gain = 0.25
+    ctx = gl_window.ctx
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture((100, 40), components=4, dtype="f4")])
+    with fbo.activate():
+        ctx.viewport = (0, 0, 100, 40)
+        fbo.clear(color_normalized=(*page, 1.0))
+        scene.draw(ctx)
+    img = np.frombuffer(fbo.read(components=4, dtype="f4"), np.float32).reshape(40, 100, 4)[::-1, :, :3]
+    fbo.color_attachments[0].delete()
+    fbo.delete()
+    assert np.abs(img - (0.25 * colour + page * (1.0 - alpha))[::-1]).max() < 1e-4
+    scene.background = (*page, 1.0)
+    off = Offscreen(ctx, (100, 40))
+    off.render(scene)
+    page8 = np.round(page * 255.0) / 255.0
+    assert scene.canvas.blits == 0                                  # the CPU's "over" knows no gain: the quad
+    d = np.abs(off.pixels()[..., :3] - (0.25 * colour + page8 * (1.0 - alpha))[::-1] * 255.0)
+    assert d.max() <= 1.5, d.max()

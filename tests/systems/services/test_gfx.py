@@ -75,12 +75,13 @@ def test_a_straight_stroke_has_its_width_and_smooth_edges(gl_window):
     assert (img[:, 100, 0] == BG[0]).sum() >= 100 - 7
 
 
-def light(gl_window, pos, start, count, width, pair, size=(200, 100)):
+def light(gl_window, pos, start, count, width, pair, size=(200, 100), gain=1.0):
     """float[h, w, 3]: a glow (× 6 wide, alpha 0.14) and a core (alpha 0.85) added into a float buffer, as
     the tendrils add them: by two draws, or by one `draw_pair`."""
     ctx = gl_window.ctx
     fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4, dtype="f4")])
     strokes = gfx.Strokes(ctx)
+    strokes.gain = gain
     strokes.upload(np.asarray(pos, np.float32), np.asarray(start), np.asarray(count),
                    np.array([[0.1, 0.95, 1.0, 1.0]] * len(start), np.float32), np.full(len(start), width, np.float32))
     glow, core = (6.0, 0.14, None), (1.0, 0.85, None)
@@ -234,3 +235,15 @@ def test_strokes_beyond_the_viewport_are_not_sent_and_the_picture_is_the_same(gl
     for c, e in zip(culled, every):
         assert np.array_equal(c, e)
     assert culled[2][50, 100, 0] > 200                              # the rope across the scene is drawn
+
+
+@pytest.mark.parametrize("path", ["gpu", "cpu"])
+def test_the_gain_scales_the_light_every_path_adds(gl_window, monkeypatch, path):
+    """`Strokes.gain` 0.25 (the tendrils' light over its range): a quarter of the light, drawn in turn or as a
+    pair, on the GPU or painted on the CPU (there the composite takes the gain)."""
+    monkeypatch.setattr(gfx, "STROKES", path)
+    pos = [(10 + 9 * i, 50 + 6 * np.sin(i)) for i in range(20)]
+    for pair in (False, True):
+        full = light(gl_window, pos, [0], [20], 2.0, pair)
+        quarter = light(gl_window, pos, [0], [20], 2.0, pair, gain=0.25)
+        assert full.max() > 0.5 and np.abs(quarter - 0.25 * full).max() < 1e-4, (path, pair)
