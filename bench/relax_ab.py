@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.relax_ab                                  # against main, W2–W5
     .venv/bin/python -m bench.relax_ab --against HEAD~1 --workloads W5 --passes 1 --rounds 101
+    .venv/bin/python -m bench.relax_ab --workloads W5 --split          # both sides on two threads (solve_split), wall
     taskset -c 1 .venv/bin/python -m bench.relax_ab --workloads W5      # one core: less migration noise
 
 The other revision's systems/relax.py (``git show REV:systems/relax.py``) is loaded as a second
@@ -34,6 +35,7 @@ import numpy as np  # noqa: E402
 
 from bench.contenders import Engine  # noqa: E402
 from bench.workloads import WORKLOADS  # noqa: E402
+from ropework.components import Constraints  # noqa: E402
 from ropework.systems import relax as this_relax  # noqa: E402
 
 
@@ -54,7 +56,7 @@ def other_relax(rev: str):
     return module
 
 
-def measure(wid: str, other, passes: int | None, rounds: int, seconds: float) -> tuple:
+def measure(wid: str, other, passes: int | None, rounds: int, seconds: float, two: bool = False) -> tuple:
     w = next(w for w in WORKLOADS if w.id == wid)
     e = Engine(w)
     e.step()
@@ -66,11 +68,15 @@ def measure(wid: str, other, passes: int | None, rounds: int, seconds: float) ->
     for name, m in (("this", this_relax), ("other", other)):
         packed = m.plan(len(pts.pos), True, con.a, con.b)
         flags, views = m.paths(packed, pts.pos.shape[1]), m.unpack(packed)
-        sides[name] = (m, views, m._calls(views, flags, m.big(len(pts.pos))))
+        own = Constraints(a=con.a, b=con.b, rest=con.rest, passes=k, share=con.share)   # each side's own schedule
+        m.schedule(own, pts.pos.shape)
+        sides[name] = (m, views, m._calls(views, flags, m.big(len(pts.pos))), own)
 
     def run(name):
-        m, views, calls = sides[name]
-        if not m._run(calls, views[5], pts.pos, pts.inv_mass, con.rest, k, None, None, con.share):
+        m, views, calls, own = sides[name]
+        if two:
+            m.solve_split(pts.pos, pts.inv_mass, con.rest, k, None, None, own.schedule, con.share)
+        elif not m._run(calls, views[5], pts.pos, pts.inv_mass, con.rest, k, None, None, con.share):
             raise RuntimeError(f"{wid}: a chain group needs the general divisor; this bench times the common path")
 
     bits = {}
@@ -87,10 +93,10 @@ def measure(wid: str, other, passes: int | None, rounds: int, seconds: float) ->
     for r in range(rounds):
         for name in (("this", "other") if r % 2 == 0 else ("other", "this")):
             pts.pos[:] = start
-            c = time.thread_time()
+            c = time.perf_counter() if two else time.thread_time()
             for _ in range(batch):
                 run(name)
-            cpu[name].append((time.thread_time() - c) / batch * 1e3)
+            cpu[name].append(((time.perf_counter() if two else time.thread_time()) - c) / batch * 1e3)
     e.close()
     paired = statistics.median(a / b for a, b in zip(cpu["this"], cpu["other"]))
     return statistics.median(cpu["this"]), statistics.median(cpu["other"]), paired, same, k
@@ -103,6 +109,7 @@ def main(argv=None) -> int:
     ap.add_argument("--passes", type=int, help="passes per step instead of the workload's (1: the fixed part)")
     ap.add_argument("--rounds", type=int, default=41, help="alternating timed batches per side")
     ap.add_argument("--seconds", type=float, default=0.02, help="relaxing per batch")
+    ap.add_argument("--split", action="store_true", help="both sides' solve_split (two threads), wall ms, not one thread's CPU")
     args = ap.parse_args(argv)
     ids = [s.strip().upper() for s in args.workloads.split(",") if s.strip()]
     unknown = sorted(set(ids) - {w.id for w in WORKLOADS})
@@ -115,11 +122,12 @@ def main(argv=None) -> int:
         print(f"bench.relax_ab: --against {args.against}: expected a git revision with systems/relax.py, "
               f"git said: {err.stderr.strip().splitlines()[0] if err.stderr.strip() else err}", file=sys.stderr)
         return 2
-    print(f"this: {ROOT}; other: {args.against}; one thread, CPU ms per relax")
+    print(f"this: {ROOT}; other: {args.against}; "
+          + ("solve_split on two threads, wall ms per relax" if args.split else "one thread, CPU ms per relax"))
     print("| workload | passes | this | other | this ÷ other | paired median | same bits | load (1 min) |")
     print("|---|---:|---:|---:|---:|---:|:---:|---:|")
     for wid in ids:
-        a, b, paired, same, k = measure(wid, other, args.passes, args.rounds, args.seconds)
+        a, b, paired, same, k = measure(wid, other, args.passes, args.rounds, args.seconds, args.split)
         print(f"| {wid} | {k} | {a:.4g} | {b:.4g} | {a / b:.3f} | {paired:.3f} | {'yes' if same else 'NO'} "
               f"| {os.getloadavg()[0]:.2f} |", flush=True)
     return 0

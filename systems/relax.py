@@ -28,6 +28,9 @@ may run in either order, or at once, with the same bits. So:
   there branch-free — a lane with nothing to do selects its old bits back — and the
   points are scattered back once. float64 square roots and divisions are correctly
   rounded in SIMD too, so each lane's bits are the scalar loop's (never fastmath).
+- A body of `IN_ORDER_POINTS` or more keeps its chain groups' rest lengths and divisors in
+  lane layout between steps (`LaneCache`): they change only with the constraints, the
+  weights or ``share``, and the kernels check for exactly that each step.
 - Everything else (a cloth, any other graph, a handful of ropes) is relaxed one
   repair at a time in *level order*: a repair's level is one more than the deepest
   earlier repair it shares a point with. Sorting by level keeps every pair that
@@ -48,7 +51,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Points
 from ropework.systems.services import split
-from ropework.systems.services.kernels import kernel, select as _select
+from ropework.systems.services.kernels import copy as _copy, kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
@@ -60,6 +63,8 @@ MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, int
 IN_ORDER_POINTS = 150_000
 GROUP_COLUMNS = 4  # per chain group in a plan: first repair slot, first point slot, lanes, regular (`regular`)
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
+OFF_ONE = 2 * WIDE  # weights other than 1 a chain group's cached divisors are checked against: a pinned head per
+                    # lane and as many more (grabs, pins along a rope); past it the group makes them every step
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
 
@@ -281,7 +286,7 @@ class Schedule:
     plan: np.ndarray
     paths: tuple     # `paths(plan, d)`: the solver's flags for this plan
     views: tuple     # `unpack(plan)`
-    calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs
+    calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs (`Calls`, with a big body's LaneCache)
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
     lanes: list | None = None    # each piece's `chain_scratch`, made by `solve_split`
 
@@ -322,14 +327,16 @@ def schedule(con: Constraints, shape) -> np.ndarray:
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _repair_lanes(s, o, lanes, three, halves, live_all):
-    """Repair k of ``lanes`` chains at once (o = k * FIELDS * lanes), with the sequential
-    loop's operations in its order, lane by lane. A lane whose repair has no weight
+def _repair_lanes(s, o, lanes, three, halves, live_all, row, wf, r, ro, dv, do):
+    """Repair k of ``lanes`` chains at once, with the sequential loop's operations in its
+    order, lane by lane: its ends are point slots k and k + 1 of the lane scratch (``o`` = k ·
+    ``row``, ``row`` floats per slot row, the weights at field ``wf``), its rest lengths
+    r[ro:ro + lanes] and divisors dv[do:do + lanes] — in the scratch itself for the row-order
+    kernels, in the body's `LaneCache` for the `_big` ones. A lane whose repair has no weight
     (padding, or both ends pinned: D = 0) selects its old bits back — unless ``live_all``
     says no lane of this row is such: then the stores are plain. A select of a value just
     loaded from the same address becomes a masked store (vmaskmovps), which on this AMD
     CPU is slow and breaks store-to-load forwarding into the next repair's loads."""
-    row = FIELDS * lanes
     for lane in range(lanes):
         t = o + lane
         u = t + row                   # point k + 1
@@ -350,13 +357,13 @@ def _repair_lanes(s, o, lanes, three, halves, live_all):
             dist2 += ez * ez
         dist = math.sqrt(dist2)
         dist = _select(dist == 0.0, np.float32(COINCIDENT), dist)
-        wi = s[3 * lanes + t]
-        wj = s[3 * lanes + u]
-        w = s[4 * lanes + t]
+        wi = s[wf * lanes + t]
+        wj = s[wf * lanes + u]
+        w = dv[do + lane]
         if halves:   # D is 0, 1 or 2: dividing by it is multiplying by 1 or 0.5, to the bit
-            f = (dist - s[5 * lanes + t]) / dist * _select(w == 2.0, np.float32(0.5), np.float32(1.0))
+            f = (dist - r[ro + lane]) / dist * _select(w == 2.0, np.float32(0.5), np.float32(1.0))
         else:
-            f = (dist - s[5 * lanes + t]) / dist / w
+            f = (dist - r[ro + lane]) / dist / w
         live = live_all or w != 0.0
         e = ex * f
         s[t] = _select(live, np.float32(xi + e * wi), xi)
@@ -371,89 +378,101 @@ def _repair_lanes(s, o, lanes, three, halves, live_all):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _clamp_lanes(s, q, lo, hi, rows, lanes):
-    """Clamp coordinate q of the free point slots of ``rows`` rows into [lo, hi]."""
+def _clamp_lanes(s, q, lo, hi, rows, lanes, row, wf):
+    """Clamp coordinate q of the free point slots of ``rows`` rows into [lo, hi] (``row``
+    floats per slot row, the weights at field ``wf``)."""
     for k in range(rows):
         for lane in range(lanes):
-            t = k * FIELDS * lanes + lane
+            t = k * row + lane
             x = s[q * lanes + t]
             y = _select(x < lo, lo, x)
             y = _select(y > hi, hi, y)
-            s[q * lanes + t] = _select(s[3 * lanes + t] != 0.0, y, x)
+            s[q * lanes + t] = _select(s[wf * lanes + t] != 0.0, y, x)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _divisor_row(s, t, lanes, row, wf, cm, k, padded, share, out, o):
+    """Repair row k's divisors (`divisor`, branch-free so the lanes vectorise) into
+    out[o:o + lanes], from the weights of point slot rows k (at s[wf·lanes + t], t = k · row)
+    and k + 1; a padding repair (cm < 0, looked at when ``padded``) gets D = 0. Returns how
+    many ends weigh other than 0 and 1, and whether no lane's D is 0."""
+    odd = 0
+    live = True
+    for lane in range(lanes):
+        wi = s[wf * lanes + t + lane]
+        wj = s[wf * lanes + t + lane + row]
+        odd += ((wi != 0.0) & (wi != 1.0)) | ((wj != 0.0) & (wj != 1.0))
+        w = wi + wj
+        w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
+        if padded:
+            w = _select(cm[k * lanes + lane] >= 0, w, np.float32(0.0))
+        out[o + lane] = w
+        live &= w != 0.0
+    return odd, live
 
 
 @numba.njit(inline="always")
-def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0):
+def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0, row, wf):
     """Point slot k of ``lane`` into the lane scratch: its coordinates and weight. A padding
     slot (-1) reads point 0 and weighs nothing; ``straight`` (a regular group) reads no slot:
     the point is p0 + k, p0 the lane's first (loaded once by the caller: LLVM cannot hoist it
     past the scratch's stores)."""
-    t = k * FIELDS * lanes + lane
+    t = k * row + lane
     if straight:
         q = p0 + k
-        s[3 * lanes + t] = inv_mass[q]
+        w = inv_mass[q]
     else:
         p = pm[k * lanes + lane]
         q = p if p > 0 else 0
-        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+        w = _select(p >= 0, inv_mass[q], np.float32(0.0))
+    s[wf * lanes + t] = w
     s[t] = pos[q, 0]
     s[lanes + t] = pos[q, 1]
     if three:
         s[2 * lanes + t] = pos[q, 2]
+    return w
 
 
 @numba.njit(inline="always")
-def _gather_rest(s, rest, cm, k, lane, lanes, straight, c0):
-    """Repair slot k of ``lane``'s rest length into the scratch (a padding slot reads constraint
-    0's; ``straight``: constraint c0 + k)."""
-    if straight:
-        c = c0 + k
-    else:
-        c = cm[k * lanes + lane]
-        c = c if c > 0 else 0
-    s[5 * lanes + k * FIELDS * lanes + lane] = rest[c]
-
-
-@numba.njit(inline="always")
-def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0):
+def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0, row):
     """Point slot k of ``lane`` back from the scratch into pos (a padding slot writes nothing;
     ``straight``: point p0 + k)."""
     p = p0 + k if straight else pm[k * lanes + lane]
     if straight or p >= 0:
-        t = k * FIELDS * lanes + lane
+        t = k * row + lane
         pos[p, 0] = s[t]
         pos[p, 1] = s[lanes + t]
         if three:
             pos[p, 2] = s[2 * lanes + t]
 
 
-def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
+def _chains_kernel(lanes: int, three: bool, general: bool):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
     skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
     into the kernel as constants, so numba compiles one loop body, and only for the variants a
     scene calls; a flag passed as an argument would compile every branch it does not prune.
 
-    Per group: gather its points into the lane scratch, `passes` passes (each followed by the
-    clamp when lo is a box), scatter back. Every divisor of a group is 0, 1 or 2 when its
-    weights are 0 or 1 and share is 1/2 or 1 (every shipped level): then the passes multiply,
-    exactly. Otherwise they divide, which only the ``general`` kernels compile: the others
-    leave such a group untouched (nothing is written to pos) and return False, for `_redo`
-    to run the general kernel with ``redo``, which skips the groups done already. ``in_order``
-    (the kernels for bodies of `IN_ORDER_POINTS` or more, `_big`): gather and scatter lane by
-    lane; frozen in too, so a small scene's kernel compiles only the row-order loops.
+    Per group: gather its points, weights and rest lengths into the lane scratch row by row,
+    make its divisors, `passes` passes (each followed by the clamp when lo is a box), scatter
+    back. Every divisor of a group is 0, 1 or 2 when its weights are 0 or 1 and share is 1/2
+    or 1 (every shipped level): then the passes multiply, exactly. Otherwise they divide, which
+    only the ``general`` kernels compile: the others leave such a group untouched (nothing is
+    written to pos) and return False, for `_redo` to run the general kernel with ``redo``,
+    which skips the groups done already. Bodies of `IN_ORDER_POINTS` or more run
+    `_chains_big_kernel`'s instead.
 
     The lane scratch (``s``, at least (K + 1)·FIELDS·lanes for the longest group's K repairs)
     and the rows' all-live marks (``full``, at least K + 1) are the caller's (`chain_scratch`):
     an np.zeros here compiled numba's allocation helpers (≈ 0.3 s) into every first run that
     relaxes chains."""
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
+    row = FIELDS * lanes
 
     def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo, s, full):
         share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
         if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
             raise ValueError("a chain kernel was given points of another dimension")
-        row = FIELDS * lanes
         done = True
         ng = groups.shape[0] - 1
         kmax = 0
@@ -470,61 +489,25 @@ def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
             cm = cmap[groups[g, 0]:groups[g + 1, 0]]
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             # Gather points, then rests: one loop doing both, or testing the weights as it went,
-            # measured 1.5-2x slower on W5. A body of `IN_ORDER_POINTS` or more, larger than the
-            # caches, is gathered (and scattered) lane by lane, each lane's run of slots in turn:
-            # a rope's points lie in memory order, so the reads walk memory forward where the
-            # prefetcher follows, not 32 ropes at once; a regular group (`regular`) then reads
-            # no slot map and tests no padding. A smaller body, in cache, goes row by row.
-            straight = in_order and groups[g, 3] != 0
-            if in_order:
-                if straight:                  # each loop with its flag a constant: no branch left in it
-                    for lane in range(lanes):
-                        p0 = pm[lane]
-                        for k in range(reps + 1):
-                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0)
-                    for lane in range(lanes):
-                        c0 = cm[lane]
-                        for k in range(reps):
-                            _gather_rest(s, rest, cm, k, lane, lanes, True, c0)
-                else:
-                    for lane in range(lanes):
-                        for k in range(reps + 1):
-                            _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0)
-                    for lane in range(lanes):
-                        for k in range(reps):
-                            _gather_rest(s, rest, cm, k, lane, lanes, False, 0)
-            else:
-                for k in range(reps + 1):
-                    for lane in range(lanes):
-                        p = pm[k * lanes + lane]
-                        q = p if p > 0 else 0     # a padding slot reads point 0 and weighs nothing
-                        t = k * row + lane
-                        s[t] = pos[q, 0]
-                        s[lanes + t] = pos[q, 1]
-                        if three:
-                            s[2 * lanes + t] = pos[q, 2]
-                        s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
-                for k in range(reps):
-                    for lane in range(lanes):
-                        c = cm[k * lanes + lane]
-                        s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
+            # measured 1.5-2x slower on W5.
+            for k in range(reps + 1):
+                for lane in range(lanes):
+                    p = pm[k * lanes + lane]
+                    q = p if p > 0 else 0     # a padding slot reads point 0 and weighs nothing
+                    t = k * row + lane
+                    s[t] = pos[q, 0]
+                    s[lanes + t] = pos[q, 1]
+                    if three:
+                        s[2 * lanes + t] = pos[q, 2]
+                    s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+            for k in range(reps):
+                for lane in range(lanes):
+                    c = cm[k * lanes + lane]
+                    s[5 * lanes + k * row + lane] = rest[c if c > 0 else 0]
             odd = 0                           # weights other than 0 and 1
             for k in range(reps):             # each repair's D, from the scratch alone: the lanes vectorise
-                live = True
-                for lane in range(lanes):
-                    if in_order:
-                        c = 0 if straight else cm[k * lanes + lane]   # a regular group has no padding
-                    else:
-                        c = cm[k * lanes + lane]
-                    t = k * row + lane
-                    wi = s[3 * lanes + t]
-                    wj = s[3 * lanes + t + row]
-                    odd += ((wi != 0.0) & (wi != 1.0)) | ((wj != 0.0) & (wj != 1.0))
-                    w = wi + wj               # `divisor`, branch-free
-                    w = _select((wi == 0.0) != (wj == 0.0), w / share, w)
-                    w = _select(c >= 0, w, np.float32(0.0))
-                    s[4 * lanes + t] = w
-                    live &= w != 0.0
+                o, live = _divisor_row(s, k * row, lanes, row, 3, cm, k, True, share, s, 4 * lanes + k * row)
+                odd += o
                 full[k] = _select(live, np.float32(1.0), np.float32(0.0))
             halves = odd == 0 and (share == 0.5 or share == 1.0)   # then every divisor is 0, 1 or 2
             if general:
@@ -535,52 +518,173 @@ def _chains_kernel(lanes: int, three: bool, general: bool, in_order: bool):
                 continue
             for _ in range(passes):
                 for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
+                    o = k * row
                     if general and not halves:
-                        _repair_lanes(s, k * row, lanes, three, False, False)
+                        _repair_lanes(s, o, lanes, three, False, False, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
                     elif plain and full[k] != 0.0:
-                        _repair_lanes(s, k * row, lanes, three, True, True)
+                        _repair_lanes(s, o, lanes, three, True, True, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
                     else:
-                        _repair_lanes(s, k * row, lanes, three, True, False)
+                        _repair_lanes(s, o, lanes, three, True, False, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
-                    _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes)
-                    _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes)
+                    _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes, row, 3)
+                    _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes, row, 3)
                     if three:
-                        _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes)
-            if in_order:
-                if straight:
-                    for lane in range(lanes):
-                        p0 = pm[lane]
-                        for k in range(reps + 1):
-                            _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0)
-                else:
-                    for lane in range(lanes):
-                        for k in range(reps + 1):
-                            _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0)
-            else:
-                for k in range(reps + 1):
-                    for lane in range(lanes):
-                        p = pm[k * lanes + lane]
-                        if p >= 0:
-                            t = k * row + lane
-                            pos[p, 0] = s[t]
-                            pos[p, 1] = s[lanes + t]
-                            if three:
-                                pos[p, 2] = s[2 * lanes + t]
+                        _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes, row, 3)
+            for k in range(reps + 1):
+                for lane in range(lanes):
+                    p = pm[k * lanes + lane]
+                    if p >= 0:
+                        t = k * row + lane
+                        pos[p, 0] = s[t]
+                        pos[p, 1] = s[lanes + t]
+                        if three:
+                            pos[p, 2] = s[2 * lanes + t]
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
-                                             f"{'_any' if general else ''}{'_big' if in_order else ''}")
+                                             f"{'_any' if general else ''}")
+    return kernel(error_model="numpy")(chains)
+
+
+def _chains_big_kernel(lanes: int, three: bool, general: bool):
+    """`_chains_kernel` for a body of `IN_ORDER_POINTS` or more, whose chain groups keep their
+    rest lengths and divisors between steps in the body's `LaneCache` (``meta``, ``lrest``,
+    ``ldiv``, ``llive``, ``slot``, ``weight``: `LaneCache.arrays`) instead of making them
+    again every step: same operations on the same values, so the same bits.
+
+    Per group: gather its points and weights lane by lane, in memory order (such a body is
+    larger than the caches: a rope's points lie one after another, so the reads walk memory
+    forward where the prefetcher follows, not 32 ropes at once; a regular group (`regular`)
+    then reads no slot map and tests no padding). The group's cached divisors hold exactly when
+    its weights are the ones they were made from: the cache lists the group's weights other
+    than 1 (at most `OFF_ONE`: a rope's pinned head, a grab), so the check is a count of the
+    weights off 1, kept as the gather goes, and a look at the listed ones (a separate count
+    loop over the scratch cost ≈ 0.6 ms a step on W5, one thread; in the gather ≈ 0.2). A
+    weight equal to a listed one but for a zero's sign gives the same divisor's use: D = ±0
+    is a lane that keeps its bits either way. When it fails (the first step, a
+    pin or a grab, another share: `LaneCache.refresh`), the divisors, the rows' all-live marks
+    and the list are made again from the weights just gathered. Then the group's rest lengths
+    and divisors are copied beside its points (`copy`: read from the cache arrays in the
+    passes, LLVM could not prove they do not overlap the scratch, and kept the lanes scalar),
+    the passes run as `_chains_kernel`'s, and the points go back lane by lane. ``redo`` and
+    the return value as `_chains_kernel`'s. The lane scratch ``s`` (`chain_scratch`'s first) holds
+    x, y, (z,) weight, D and rest per slot: 2-D points need one field fewer than `FIELDS`."""
+    plain = lanes == WIDE
+    wf = 3 if three else 2     # the scratch's fields: x, y, (z,) weight, divisor, rest
+    df, rf = wf + 1, wf + 2
+    row = (wf + 3) * lanes
+
+    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo, s, meta, lrest, ldiv, llive,
+               slot, weight):
+        share = np.float32(share)
+        d = pos.shape[1]
+        if d != (3 if three else 2):
+            raise ValueError("a chain kernel was given points of another dimension")
+        done = True
+        ng = groups.shape[0] - 1
+        cap = slot.shape[1]
+        kmax = 0
+        for g in range(ng):
+            if groups[g, 2] == lanes:
+                k = (groups[g + 1, 0] - groups[g, 0]) // lanes
+                kmax = k if k > kmax else kmax
+                if meta[g, 2] + k > llive.shape[0]:
+                    raise ValueError("a chain kernel was given a lane cache too small for its groups")
+        if (s.shape[0] < (kmax + 1) * row or meta.shape[0] < ng or slot.shape[0] < ng or weight.shape[0] < ng
+                or weight.shape[1] != cap or lrest.shape[0] < groups[ng, 0] or ldiv.shape[0] < groups[ng, 0]):
+            raise ValueError("a chain kernel was given a lane scratch or cache too small for its groups")
+        for g in range(ng):
+            if groups[g, 2] != lanes:
+                continue
+            c0 = groups[g, 0]                 # the group's first repair slot: its rows of lrest and ldiv
+            reps = (groups[g + 1, 0] - c0) // lanes
+            cm = cmap[c0:groups[g + 1, 0]]
+            pm = pmap[groups[g, 1]:groups[g + 1, 1]]
+            r0 = meta[g, 2]                   # its first row of llive
+            straight = groups[g, 3] != 0
+            off = 0                           # weights other than 1
+            if straight:                      # each loop with its flag a constant: no branch left in it
+                for lane in range(lanes):
+                    p0 = pm[lane]
+                    for k in range(reps + 1):
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0, row, wf) != 1.0
+            else:
+                for lane in range(lanes):
+                    for k in range(reps + 1):
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0, row, wf) != 1.0
+            known = meta[g, 0]                # weights off 1 when the divisors were made; -1: none made
+            if known >= 0:
+                if off == known:              # as many as then: the same ones, with the same values?
+                    for e in range(known):
+                        if s[wf * lanes + slot[g, e]] != weight[g, e]:   # NaN too: never equal
+                            off = -1
+                if off != known:
+                    known = -1
+            if known < 0:
+                odd = 0
+                for k in range(reps):
+                    o, live = _divisor_row(s, k * row, lanes, row, wf, cm, k, not straight, share, ldiv, c0 + k * lanes)
+                    odd += o
+                    llive[r0 + k] = _select(live, np.float32(1.0), np.float32(0.0))
+                meta[g, 1] = 1 if odd == 0 and (share == 0.5 or share == 1.0) else 0
+                known = 0
+                for k in range(reps + 1):
+                    for lane in range(lanes):
+                        t = k * row + lane
+                        x = s[wf * lanes + t]
+                        if x != 1.0:
+                            if known < cap:
+                                slot[g, known] = t
+                                weight[g, known] = x
+                            known += 1
+                meta[g, 0] = known if known <= cap else -1
+            halves = meta[g, 1] != 0
+            if general:
+                if redo and halves:
+                    continue
+            elif not halves:
+                done = False
+                continue
+            for k in range(reps):             # rest lengths and divisors beside the points
+                _copy(s, df * lanes + k * row, ldiv, c0 + k * lanes, lanes)
+                _copy(s, rf * lanes + k * row, lrest, c0 + k * lanes, lanes)
+            for _ in range(passes):
+                for k in range(reps):
+                    o = k * row
+                    if general and not halves:
+                        _repair_lanes(s, o, lanes, three, False, False, row, wf, s, o + rf * lanes, s, o + df * lanes)
+                    elif plain and llive[r0 + k] != 0.0:
+                        _repair_lanes(s, o, lanes, three, True, True, row, wf, s, o + rf * lanes, s, o + df * lanes)
+                    else:
+                        _repair_lanes(s, o, lanes, three, True, False, row, wf, s, o + rf * lanes, s, o + df * lanes)
+                if lo is not None and lo.shape[0] == d:
+                    _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes, row, wf)
+                    _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes, row, wf)
+                    if three:
+                        _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes, row, wf)
+            if straight:
+                for lane in range(lanes):
+                    p0 = pm[lane]
+                    for k in range(reps + 1):
+                        _scatter_slot(s, pos, pm, k, lane, lanes, three, True, p0, row)
+            else:
+                for lane in range(lanes):
+                    for k in range(reps + 1):
+                        _scatter_slot(s, pos, pm, k, lane, lanes, three, False, 0, row)
+        return done
+    chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
+                                             f"{'_any' if general else ''}_big")
     return kernel(error_model="numpy")(chains)
 
 
 _chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3 = (
-    _chains_kernel(w, t, False, False) for t in (False, True) for w in (WIDE, NARROW))
+    _chains_kernel(w, t, False) for t in (False, True) for w in (WIDE, NARROW))
 _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any = (
-    _chains_kernel(w, t, True, False) for t in (False, True) for w in (WIDE, NARROW))
+    _chains_kernel(w, t, True) for t in (False, True) for w in (WIDE, NARROW))
 _CHAINS = {(w, t, g, False): k for (w, t, g), k in zip(
     [(w, t, g) for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)],
     (_chains_wide2, _chains_narrow2, _chains_wide3, _chains_narrow3,
      _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any))}
-_CHAINS.update({(w, t, g, True): _chains_kernel(w, t, g, True)   # `big` bodies: `_chains_wide2_any_big`, ...
+_CHAINS.update({(w, t, g, True): _chains_big_kernel(w, t, g)   # `big` bodies: `_chains_wide2_any_big`, ...
                 for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)})
 
 
@@ -588,12 +692,82 @@ def chain_scratch(groups) -> tuple:
     """(s, full): the chain kernels' scratch for a plan's chain ``groups`` (`_chains_kernel`), enough
     for every group of every width, so one pair serves each kernel a step calls in turn (not two
     threads at once). s: float32[(K + 1)·FIELDS·lanes] for the largest group, the lane scratch;
-    full: float32[K + 1], per repair row 1 when no lane's divisor is 0 (float32, not bool)."""
+    full: float32[K + 1], per repair row 1 when no lane's divisor is 0 (float32, not bool). The
+    `_big` kernels take s alone."""
     lanes = groups[:-1, 2].astype(np.int64)
     reps = (groups[1:, 0].astype(np.int64) - groups[:-1, 0]) // np.maximum(lanes, 1)
     rows = int(reps.max()) + 1 if len(reps) else 1
     slots = int(((reps + 1) * FIELDS * lanes).max()) if len(reps) else 0
     return np.zeros(slots, np.float32), np.zeros(rows, np.float32)
+
+
+@dataclass(eq=False)
+class LaneCache:
+    """What the `_big` chain kernels keep of a plan between steps, in lane layout (repair slot
+    k · lanes + l of a group, as its ``cmap``), because it changes far more rarely than the
+    positions: rest lengths only with the constraints, divisors only with the weights (a pin,
+    a grab) or ``share``.
+
+    - rest: float32[len cmap], each repair slot's rest length (constraint 0's for padding),
+      copied from Constraints.rest by `refresh` when that array is another one or writable:
+      the copy marks it read-only, so an edit in place raises instead of going unseen
+      (replace the array, as a and b). An array that is a view of another is copied every step.
+    - div: float32[len cmap], each repair slot's divisor D; live: float32[rows], each repair
+      row's all-live mark (1 when no lane's D is 0); both made by the kernel, per group.
+    - meta: int32[G, 3] per chain group: how many of its weights were other than 1 when its
+      divisors were made (-1: to be made); 1 when they are all 0, 1 or 2 (`halves`); its first
+      row in live. slot, weight: int32 / float32[G, OFF_ONE], those weights' scratch offsets
+      and values — what the kernel checks the gathered weights against.
+    """
+
+    cmap: np.ndarray
+    meta: np.ndarray
+    rest: np.ndarray
+    div: np.ndarray
+    live: np.ndarray
+    slot: np.ndarray
+    weight: np.ndarray
+    src: np.ndarray | None = None     # the Constraints.rest that rest was copied from, kept read-only
+    share: np.float32 = np.float32(np.nan)   # the share the divisors were made with
+
+    @classmethod
+    def of(cls, groups, cmap) -> "LaneCache":
+        ng = len(groups) - 1
+        reps = (groups[1:, 0].astype(np.int64) - groups[:-1, 0]) // np.maximum(groups[:-1, 2], 1)
+        meta = np.full((ng, 3), -1, np.int32)
+        meta[:, 1] = 0
+        meta[:, 2] = np.r_[0, np.cumsum(reps)[:-1]] if ng else np.zeros(0, np.int64)
+        return cls(cmap, meta, np.zeros(len(cmap), np.float32), np.zeros(len(cmap), np.float32),
+                   np.zeros(max(int(reps.sum()), 1), np.float32), np.zeros((ng, OFF_ONE), np.int32),
+                   np.zeros((ng, OFF_ONE), np.float32))
+
+    def refresh(self, rest, share, hold: bool = True) -> None:
+        """Before a step: copy ``rest`` again if it is not the array last copied (or was made
+        writable again), and mark every group's divisors to be made again when ``share``
+        changed. ``hold``: keep ``rest`` read-only from now on (the system's cache); a one-off
+        `solve` leaves the caller's array as it was."""
+        if self.src is not rest or rest.flags.writeable:
+            np.take(np.asarray(rest, np.float32), np.maximum(self.cmap, 0), out=self.rest)
+            self.src = None
+            if hold and rest.flags.owndata:
+                rest.flags.writeable = False
+                self.src = rest
+        s = np.float32(share)
+        if not self.share == s:               # NaN: made again every step
+            self.meta[:, 0] = -1
+            self.share = s
+
+    def arrays(self, g0: int = 0, g1: int | None = None) -> tuple:
+        """The kernels' arguments after the scratch, for chain groups g0:g1 (their own rows of
+        meta, slot and weight: the pieces `solve_split` runs at once write only their own)."""
+        return (self.meta[g0:g1], self.rest, self.div, self.live, self.slot[g0:g1], self.weight[g0:g1])
+
+
+class Calls(tuple):
+    """The kernels a step of a plan runs (`_calls`), each ``(kernel, its arguments after
+    share)``, and ``lanes``: the plan's `LaneCache` when they are the `_big` chain kernels."""
+
+    lanes: LaneCache | None = None
 
 
 def big(n: int) -> bool:
@@ -695,28 +869,40 @@ def _levels_kernel(two: bool):
 _levels2, _levelsd = _levels_kernel(True), _levels_kernel(False)
 
 
-def _calls(views, flags, large: bool) -> tuple:
+def _calls(views, flags, large: bool, lanes: LaneCache | None = None) -> Calls:
     """The kernels a step of a plan runs (for a `big` body if ``large``), each with the arrays
     it takes after ``share``: the chain groups of each width present, then the level order.
-    They share no point, so their order does not change a bit; only these are compiled (`paths`)."""
+    They share no point, so their order does not change a bit; only these are compiled (`paths`).
+    A big body's chain kernels read the plan's `LaneCache` (``lanes``, or a new one)."""
     groups, cmap, pmap, order, free, _ = views
     wide, narrow, three, level2, leveld, general = flags
-    lanes = chain_scratch(groups) if wide is not None or narrow is not None else ()
-    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False, *lanes))
+    chained = wide is not None or narrow is not None
+    if large and chained:
+        lanes = lanes if lanes is not None else LaneCache.of(groups, cmap)
+        scratch = (chain_scratch(groups)[0], *lanes.arrays())
+    else:
+        lanes = None
+        scratch = chain_scratch(groups) if chained else ()
+    out = [(_CHAINS[w, three is not None, general is not None, large], (groups, cmap, pmap, False, *scratch))
            for w, on in ((WIDE, wide), (NARROW, narrow)) if on is not None]
-    scratch = np.empty(order.shape[1], np.float32)   # the level order's divisors: one array per plan
+    dv = np.empty(order.shape[1], np.float32)   # the level order's divisors: one array per plan
     if level2 is not None:
-        out.append((_levels2, (order, free, scratch)))
+        out.append((_levels2, (order, free, dv)))
     if leveld is not None:
-        out.append((_levelsd, (order, free, scratch)))
-    return tuple(out)
+        out.append((_levelsd, (order, free, dv)))
+    calls = Calls(out)
+    calls.lanes = lanes
+    return calls
 
 
-def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share) -> bool:
+def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share, hold: bool = True) -> bool:
     """One step's kernels (`_calls`), then the clamp of the points in no constraint (once: as
-    every pass would). False when a chain group was left for the general divisor (`_redo`)."""
+    every pass would). False when a chain group was left for the general divisor (`_redo`).
+    A big body's `LaneCache` is brought up to date first (``hold``: `LaneCache.refresh`)."""
     if passes <= 0:
         return True
+    if calls.lanes is not None:
+        calls.lanes.refresh(rest, share, hold)
     done = True
     for k, args in calls:
         done &= k(pos, inv_mass, rest, passes, lo, hi, share, *args)
@@ -725,13 +911,15 @@ def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share) -> bool:
     return done
 
 
-def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share) -> None:
+def _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share, lanes: LaneCache | None = None) -> None:
     """The chain groups `_run` left (``flags`` had general None), now with the general divisor.
-    Groups share no point with each other or the rest, so doing them last gives the same bits."""
+    Groups share no point with each other or the rest, so doing them last gives the same bits.
+    ``lanes``: a big body's `LaneCache`, as `_run` left it."""
     groups, cmap, pmap = views[:3]
-    lanes = chain_scratch(groups)
-    for k in _chain_kernels(flags, True, big(pos.shape[0])):
-        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True, *lanes)
+    large = big(pos.shape[0])
+    scratch = (chain_scratch(groups)[0], *lanes.arrays()) if large else chain_scratch(groups)
+    for k in _chain_kernels(flags, True, large):
+        k(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, True, *scratch)
 
 
 def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
@@ -741,8 +929,9 @@ def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
     ``flags`` are ``paths(packed, d)``: only the kernels of its paths run, or compile."""
     views = unpack(packed)
     lo, hi = box(lo, hi, pos.shape[1])
-    if not _run(_calls(views, flags, big(pos.shape[0])), views[5], pos, inv_mass, rest, passes, lo, hi, share):
-        _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share)
+    calls = _calls(views, flags, big(pos.shape[0]))
+    if not _run(calls, views[5], pos, inv_mass, rest, passes, lo, hi, share, hold=False):
+        _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share, calls.lanes)
 
 
 def relax(pos, inv_mass, a, b, rest, passes, lo, hi, share):
@@ -783,11 +972,16 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         jobs.append((_levels2 if s.paths[3] is not None else _levelsd,
                      (pos, inv_mass, rest, passes, lo, hi, share, order, free,
                       np.empty(order.shape[1], np.float32))))
-    kernels = _chain_kernels(s.paths, True, big(pos.shape[0]))   # any divisor: no second call
+    large = big(pos.shape[0])
+    kernels = _chain_kernels(s.paths, True, large)   # any divisor: no second call
+    lanes = s.calls.lanes if large else None
     if s.lanes is None:                   # each piece's own scratch: the pieces run at once
-        s.lanes = [chain_scratch(groups[g0:g1 + 1]) for g0, g1 in s.parts]
+        s.lanes = [chain_scratch(groups[g0:g1 + 1])[:1] + lanes.arrays(g0, g1) if large
+                   else chain_scratch(groups[g0:g1 + 1]) for g0, g1 in s.parts]
+    if lanes is not None:
+        lanes.refresh(rest, share)
     jobs += [(_each, (kernels, (pos, inv_mass, rest, passes, lo, hi, share, groups[g0:g1 + 1], cmap, pmap,
-                                False, *lanes))) for (g0, g1), lanes in zip(s.parts, s.lanes)]
+                                False, *scratch))) for (g0, g1), scratch in zip(s.parts, s.lanes)]
     split.run(jobs)
     if lo is not None:
         clamp(pos, inv_mass, loose, lo, hi)
@@ -805,6 +999,7 @@ class Relax(esper.Processor):
             else:
                 s = con.schedule
                 if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
-                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share)
+                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share,
+                          s.calls.lanes)
                     s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
-                    s.calls = _calls(s.views, s.paths, big(s.n))
+                    s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)

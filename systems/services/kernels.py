@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numba
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 TEMP_DIRS = ("/tmp", "/var/tmp")   # tried after $TMPDIR; never the current folder (the user's)
@@ -192,3 +193,26 @@ def select(typingctx, cond, x, y):
         return builder.select(context.cast(builder, args[0], signature.args[0], types.boolean), args[1], args[2])
     return x(types.boolean, x, y), codegen
 
+
+
+@intrinsic
+def copy(typingctx, dst, i, src, j, n):
+    """``dst[i:i + n] = src[j:j + n]`` inside a kernel, for two 1-D arrays of one dtype that do not
+    overlap there, as one llvm.memcpy (no bounds check: the caller's). The memcpy is what tells
+    LLVM that the two do not overlap: a loop that stores into one array and loads from another
+    stays scalar where LLVM cannot prove that, and numba's slice assignment checks for overlap
+    by making a copy (an allocation in the kernel)."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.ndim == src.ndim == 1
+            and dst.dtype == src.dtype and dst.mutable):
+        return None
+
+    def codegen(context, builder, signature, args):
+        d = context.make_array(signature.args[0])(context, builder, args[0])
+        s = context.make_array(signature.args[2])(context, builder, args[2])
+        di = context.cast(builder, args[1], signature.args[1], types.intp)
+        si = context.cast(builder, args[3], signature.args[3], types.intp)
+        count = context.cast(builder, args[4], signature.args[4], types.intp)
+        size = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
+        cgutils.raw_memcpy(builder, builder.gep(d.data, [di]), builder.gep(s.data, [si]), count, size)
+        return context.get_dummy_value()
+    return types.none(dst, i, src, j, n), codegen
