@@ -46,12 +46,35 @@ def fit_size(width, height, current=(1.0, 1.0)) -> tuple[float, float]:
 
 
 def _kernel_key(level: Level) -> tuple[str, set[str]]:
-    """(what identifies a scene's kernel use, its systems' modules), with the modules imported."""
+    """(what identifies a scene's kernel use, its systems' modules), with the modules imported.
+
+    The level's file name, its kinds and its systems: which kernels a scene calls depends on
+    its data as well (levels of one kind call different repel or relax kernels)."""
     specs = [spec for spec, _ in frame(level)]
     for spec in specs:
         spec.processor_class()          # defines the module's kernels; compiles nothing
     kinds_used = sorted({c["kind"] for c in level.layers})
-    return " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
+    return f"{level.path.name}: " + " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
+
+
+def _plan(level: Level, key: str) -> dict[str, float] | None:
+    """`kernels.planned` for a shipped level's file (the plan is made from those), else None."""
+    from ropework.level import shipped
+    from ropework.systems.services import kernels
+    try:
+        if level.path.resolve() not in {p.resolve() for p in shipped()}:
+            return None
+    except OSError:
+        return None
+    return kernels.planned(key)
+
+
+def _cold(level: Level) -> tuple[list[str], dict[str, float] | None]:
+    """(the kernels ``level``'s scene calls that must compile first, the shipped plan's entry or None)."""
+    from ropework.systems.services import kernels
+    key, mods = _kernel_key(level)
+    plan = _plan(level, key)
+    return kernels.cold(key, mods, plan), plan
 
 
 def compile_notice(level: Level) -> str | None:
@@ -62,7 +85,7 @@ def compile_notice(level: Level) -> str | None:
     silent stall; `warm` then compiles them.
     """
     from ropework.systems.services import kernels
-    cold = kernels.cold(*_kernel_key(level))
+    cold, _ = _cold(level)
     if not cold:
         return None
     when = "first run only" if kernels.cache_dir() else "no kernel cache, so every run"
@@ -77,20 +100,43 @@ def warm(level: Level) -> None:
     otherwise compile in the first frame). The real scene is untouched."""
     from ropework.systems.services import kernels
     since = kernels.mark()
+    _warm_scene(level)
+    kernels.remember(*_kernel_key(level), since)
+
+
+def _warm_scene(level: Level, skip=frozenset()) -> None:
+    """`warm`'s throwaway scene, without the systems named in ``skip``."""
     scene = Scene(level, (640, 360))
     try:
+        if skip:
+            with scene.active():
+                for proc in scene.processors:
+                    if proc.system_name in skip:
+                        esper.remove_processor(type(proc))
         scene.pointer_down(320, 120)
         scene.step(3)
         scene.pointer_up(320, 120)
         scene.step(1)
         for spec, _ in frame(level):
             hook = getattr(spec.processor_class(), "warm_kernels", None)
-            if hook is not None:
+            if hook is not None and spec.name not in skip:
                 with scene.active():
                     hook(scene.width, scene.height)
     finally:
         scene.close()
-    kernels.remember(*_kernel_key(level), since)
+
+
+def kernels_called(level: Level) -> list[str]:
+    """The kernels of its systems' modules that `warm` calls for ``level``, in definition order
+    (what `kernel_plan` lists). Forgets their machine code in this process first, so each call
+    loads (or compiles) again and is seen, whatever an earlier scene of the process called."""
+    from ropework.systems.services import kernels
+    key, mods = _kernel_key(level)
+    mine = [d for d in kernels.KERNELS if d.py_func.__module__ in mods]
+    for disp in mine:
+        disp._reset_overloads()          # numba's own recompile() does this first
+    _warm_scene(level)
+    return [kernels._name(d) for d in mine if d.overloads]
 
 
 class Scene:

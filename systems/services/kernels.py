@@ -134,19 +134,29 @@ def _name(disp) -> str:
     return f"{disp.py_func.__module__}.{disp.py_func.__name__}"
 
 
-def cold(key: str, modules) -> list[str]:
+def planned(key: str) -> dict[str, float] | None:
+    """The kernels a shipped level's scene of ``key`` calls (name → CPU seconds its compile took
+    where the plan was made), from `kernel_plan` (``python -m ropework.warm --plan``); None for
+    a scene no shipped level makes."""
+    from ropework.systems.services.kernel_plan import PLAN
+    return PLAN.get(key)
+
+
+def cold(key: str, modules, plan=None) -> list[str]:
     """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
 
-    Which kernels a scene calls is known once it has run (`remember`); before that, every
-    kernel defined in its systems' ``modules`` counts.
+    Which kernels a scene calls is known once it has run (`remember`), and for a shipped
+    level before that from ``plan`` (its `planned` names); for any other scene, every kernel
+    defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
     mine = {_name(d): d for d in KERNELS if d.py_func.__module__ in mods}
     stamp = _stamp(key)
+    fallback = list(plan) if plan is not None else list(mine)
     try:
-        names = stamp.read_text().split() if stamp is not None else list(mine)
+        names = stamp.read_text().split() if stamp is not None else fallback
     except OSError:
-        names = list(mine)
+        names = fallback
     return [n for n in names if n in mine and not cached(mine[n])]
 
 
