@@ -93,13 +93,29 @@ def compile_notice(level: Level) -> str | None:
             f"{level.title} ({when}; a few seconds)...")
 
 
-def warm(level: Level) -> None:
+def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     """Compile the kernels ``level``'s scene uses, in a throwaway scene of its own world: a few
     steps with a press, as a player's first moments, and the draw-time kernels of any system
     class that offers ``warm_kernels(width, height)`` (nothing is drawn here, so they would
-    otherwise compile in the first frame). The real scene is untouched."""
+    otherwise compile in the first frame). The real scene is untouched.
+
+    With a `Helper` (`start_helper`) compiling its share of them in a child process, this
+    process compiles the others, then runs ``meanwhile`` (the imports the first frame needs
+    next), waits for the child, and warms once more with every system: what the child
+    compiled loads from the cache, and whatever it did not (it failed, or was killed)
+    compiles here."""
     from ropework.systems.services import kernels
     since = kernels.mark()
+    if helper is not None:
+        try:
+            with kernels.unsaved(helper.child_kernels):      # the child's to save
+                _warm_scene(level, skip=helper.child_systems)
+            if meanwhile is not None:
+                meanwhile()
+        except BaseException:      # Ctrl-C, or a failure here: the child goes too
+            helper.stop()
+            raise
+        helper.wait()
     _warm_scene(level)
     kernels.remember(*_kernel_key(level), since)
 
@@ -137,6 +153,141 @@ def kernels_called(level: Level) -> list[str]:
         disp._reset_overloads()          # numba's own recompile() does this first
     _warm_scene(level)
     return [kernels._name(d) for d in mine if d.overloads]
+
+
+HELPER_TIMEOUT_S = 300.0   # s a child may take for its share before it is killed and this process compiles it
+
+
+class Helper:
+    """A child process (os.fork) compiling part of a first run's kernels into the kernel cache
+    while this process compiles the rest: the machine's second core, for the one start where
+    kernels compile. Made by `start_helper`; `warm` waits for it."""
+
+    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset):
+        self.pid, self._done = pid, done_fd
+        self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
+        self.child_kernels = child_kernels      # the kernels only the child saves
+        self.status: int | None = None          # the child's exit status once `wait` has reaped it (0: done)
+        self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
+
+    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int:
+        """Wait for the child to end (killing it after ``timeout`` s) and reap it; its exit status."""
+        import os
+        import select
+        import signal
+        if self.status is not None:
+            return self.status
+        try:
+            ready, _, _ = select.select([self._done], [], [], timeout)   # the pipe closes when the child ends
+            if not ready:
+                os.kill(self.pid, signal.SIGKILL)
+        except BaseException:     # Ctrl-C while waiting: the child goes too
+            os.kill(self.pid, signal.SIGKILL)
+            raise
+        finally:
+            self._reap()
+        return self.status
+
+    def stop(self) -> None:
+        """Kill the child unless it has been reaped already, and reap it."""
+        import os
+        import signal
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self._reap()
+
+    def _reap(self) -> None:
+        import os
+        _, status, usage = os.wait4(self.pid, 0)
+        os.close(self._done)
+        self.status = os.waitstatus_to_exitcode(status)
+        self.cpu_s = usage.ru_utime + usage.ru_stime
+
+
+def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
+    """(the child's systems, their kernels, this process's kernels): the scene's cold kernels
+    split by system module in two shares of about equal compile time (`kernels.planned`'s
+    seconds, 1 s where unknown), the costliest to the child; None when one share would be empty."""
+    cold, plan = _cold(level)
+    costs = plan or {}
+    by_module: dict[str, float] = {}
+    for name in cold:
+        module = name.rsplit(".", 1)[0]
+        by_module[module] = by_module.get(module, 0.0) + costs.get(name, 1.0)
+    if len(by_module) < 2:
+        return None
+    child: list[str] = []
+    load = [0.0, 0.0]                    # child, parent
+    for module, cost in sorted(by_module.items(), key=lambda mc: (-mc[1], mc[0])):
+        side = 0 if load[0] <= load[1] else 1
+        load[side] += cost
+        if side == 0:
+            child.append(module)
+    systems = frozenset(spec.name for spec, _ in frame(level) if spec.module in child)
+    mine = frozenset(n for n in cold if n.rsplit(".", 1)[0] in child)
+    return systems, mine, frozenset(n for n in cold if n not in mine)
+
+
+def _no_gl_yet() -> bool:
+    """Whether no GL context exists in this process yet: a fork then copies no GL driver's
+    threads or locks (llvmpipe's workers) into the child. The threads that do run by then are
+    OpenBLAS's pool (numpy's; OpenBLAS stops it around a fork itself) and pyglet's idle media
+    worker (the child plays nothing); the child only compiles and leaves with os._exit."""
+    import sys
+    gl = sys.modules.get("pyglet.gl")
+    return gl is None or getattr(gl, "current_context", None) is None
+
+
+def start_helper(level: Level) -> Helper | None:
+    """Fork a `Helper` compiling its share of ``level``'s cold kernels (`_share`), or None where
+    it would not pay or is not safe: one share only, no kernel cache, no fork (not Linux), or
+    a GL context made already (`_no_gl_yet`). Call it before any window exists; pass it to `warm`.
+
+    numba's once-a-process set-up (its typing and lowering tables, ≈ 1 s) is done here first,
+    so the child inherits it rather than repeating it."""
+    import os
+    import sys
+    from ropework.systems.services import kernels
+    if not (sys.platform.startswith("linux") and hasattr(os, "fork")) or kernels.cache_dir() is None:
+        return None
+    share = _share(level)
+    if share is None or not _no_gl_yet():
+        return None
+    child_systems, child_kernels, parent_kernels = share
+    _numba_setup()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    done_r, done_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                             # the child: compile, save its share, leave without cleaning up
+        code = 1
+        try:
+            os.close(done_r)
+            import gc
+            gc.enable()
+            theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
+            skip = frozenset(spec.name for spec, _ in frame(level)
+                             if spec.name not in child_systems and spec.module in theirs)
+            with kernels.unsaved(kernels._name(d) for d in kernels.KERNELS if kernels._name(d) not in child_kernels):
+                _warm_scene(level, skip=skip)
+            code = 0
+        except BaseException:                # the parent compiles whatever is missing
+            pass
+        finally:
+            os._exit(code)
+    os.close(done_w)
+    return Helper(pid, done_r, child_systems, child_kernels)
+
+
+def _numba_setup() -> None:
+    """numba's set-up that its first compile in a process would do (loading its typing and
+    lowering tables); nothing is compiled. Left to the first compile if numba's internals moved."""
+    try:
+        from numba.core.registry import cpu_target
+        cpu_target.typing_context.refresh()
+        cpu_target.target_context.refresh()
+    except Exception:
+        pass
 
 
 class Scene:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
@@ -158,6 +159,32 @@ def cold(key: str, modules, plan=None) -> list[str]:
     except OSError:
         names = fallback
     return [n for n in names if n in mine and not cached(mine[n])]
+
+
+@contextmanager
+def unsaved(names):
+    """Within the block, the kernels named in ``names`` compile for this process alone: they
+    write no machine code to the cache. Two processes compiling one scene's kernels at once
+    (`ropework.scene.Helper`) so leave each kernel one writer: numba's index of a kernel is
+    read, extended and rewritten by whoever saves, so two writers of one kernel at once could
+    pair an entry with the other's file. Only ropework's dispatchers change (an attribute of
+    each one's cache object), never numba's classes."""
+    skip = set(names)
+    changed = []
+    for disp in KERNELS:
+        cache = getattr(disp, "_cache", None)
+        if cache is not None and hasattr(cache, "save_overload") and _name(disp) in skip:
+            cache.save_overload = _no_save
+            changed.append(cache)
+    try:
+        yield
+    finally:
+        for cache in changed:
+            del cache.save_overload      # the class's method again
+
+
+def _no_save(sig, data) -> None:
+    return None
 
 
 def mark() -> dict:
