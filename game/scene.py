@@ -25,6 +25,7 @@ from ropework import kinds
 from ropework.components.frame import STEP
 from ropework.level import Level, frame, load, resolve
 from ropework.systems import pipeline
+from ropework.systems.pipeline import RENDER
 
 _names = itertools.count(1)
 MAX_SIZE = 16384.0   # px a side at most (GL's usual texture limit): a resize to inf or 1e30 is cut to this
@@ -45,14 +46,16 @@ def fit_size(width, height, current=(1.0, 1.0)) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def _kernel_key(level: Level) -> tuple[str, set[str]]:
-    """(what identifies a scene's kernel use, its systems' modules), with the modules imported.
+def _kernel_key(level: Level, imported: bool = True) -> tuple[str, set[str]]:
+    """(what identifies a scene's kernel use, its systems' modules), with the modules imported
+    unless not ``imported``.
 
     The level's file name, its kinds and its systems: which kernels a scene calls depends on
     its data as well (levels of one kind call different repel or relax kernels)."""
     specs = [spec for spec, _ in frame(level)]
     for spec in specs:
-        spec.processor_class()          # defines the module's kernels; compiles nothing
+        if imported:
+            spec.processor_class()      # defines the module's kernels; compiles nothing
     kinds_used = sorted({c["kind"] for c in level.layers})
     return f"{level.path.name}: " + " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
 
@@ -72,8 +75,15 @@ def _plan(level: Level, key: str) -> dict[str, float] | None:
 def _cold(level: Level) -> tuple[list[str], dict[str, float] | None]:
     """(the kernels ``level``'s scene calls that must compile first, the shipped plan's entry or None)."""
     from ropework.systems.services import kernels
-    key, mods = _kernel_key(level)
+    key, mods = _kernel_key(level, imported=False)
     plan = _plan(level, key)
+    named = kernels.stamped(key)
+    if named is None and plan is not None:
+        named = list(plan)
+    need = mods if named is None else {n.rsplit(".", 1)[0] for n in named}
+    for spec, _ in frame(level):    # only the modules of the kernels it names, when it is known
+        if spec.module in need:     # (a first run forks its helper before the draw systems import arcade)
+            spec.processor_class()
     return kernels.cold(key, mods, plan), plan
 
 
@@ -122,20 +132,15 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
 
 def _warm_scene(level: Level, skip=frozenset()) -> None:
     """`warm`'s throwaway scene, without the systems named in ``skip``."""
-    scene = Scene(level, (640, 360))
+    scene = _Partial(level, (640, 360), skip=skip) if skip else Scene(level, (640, 360))
     try:
-        if skip:
-            with scene.active():
-                for proc in scene.processors:
-                    if proc.system_name in skip:
-                        esper.remove_processor(type(proc))
         scene.pointer_down(320, 120)
         scene.step(3)
         scene.pointer_up(320, 120)
         scene.step(1)
         for spec, _ in frame(level):
-            hook = getattr(spec.processor_class(), "warm_kernels", None)
-            if hook is not None and spec.name not in skip:
+            hook = None if spec.name in skip else getattr(spec.processor_class(), "warm_kernels", None)
+            if hook is not None:
                 with scene.active():
                     hook(scene.width, scene.height)
     finally:
@@ -266,8 +271,8 @@ def start_helper(level: Level) -> Helper | None:
             import gc
             gc.enable()
             theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
-            skip = frozenset(spec.name for spec, _ in frame(level)
-                             if spec.name not in child_systems and spec.module in theirs)
+            skip = frozenset(spec.name for spec, _ in frame(level)   # theirs, and drawing (arcade's import)
+                             if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
             with kernels.unsaved(kernels._name(d) for d in kernels.KERNELS if kernels._name(d) not in child_kernels):
                 _warm_scene(level, skip=skip)
             code = 0
@@ -492,3 +497,15 @@ class Scene:
     @property
     def background(self) -> tuple[float, float, float, float]:
         return BACKGROUND[self.theme]
+
+
+class _Partial(Scene):
+    """A scene without the systems named in ``skip`` (never installed, so never imported):
+    `warm`'s throwaway scene when two processes share the compile."""
+
+    def __init__(self, level: Level, size, skip=frozenset()):
+        self._skip = frozenset(skip)
+        super().__init__(level, size)
+
+    def systems(self) -> list[pipeline.SystemSpec]:
+        return [spec for spec in super().systems() if spec.name not in self._skip]

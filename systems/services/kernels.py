@@ -143,6 +143,15 @@ def planned(key: str) -> dict[str, float] | None:
     return PLAN.get(key)
 
 
+def stamped(key: str) -> list[str] | None:
+    """The kernels the scene ``key`` noted when it last ran here (`remember`), or None."""
+    stamp = _stamp(key)
+    try:
+        return stamp.read_text().split() if stamp is not None else None
+    except OSError:
+        return None
+
+
 def cold(key: str, modules, plan=None) -> list[str]:
     """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
 
@@ -152,12 +161,9 @@ def cold(key: str, modules, plan=None) -> list[str]:
     """
     mods = set(modules)
     mine = {_name(d): d for d in KERNELS if d.py_func.__module__ in mods}
-    stamp = _stamp(key)
-    fallback = list(plan) if plan is not None else list(mine)
-    try:
-        names = stamp.read_text().split() if stamp is not None else fallback
-    except OSError:
-        names = fallback
+    names = stamped(key)
+    if names is None:
+        names = list(plan) if plan is not None else list(mine)
     return [n for n in names if n in mine and not cached(mine[n])]
 
 
