@@ -18,7 +18,7 @@ import json, os, signal, sys
 from ropework.level import load, resolve
 from ropework.scene import Scene, start_helper, warm
 from ropework.systems.services import kernels
-lv = load(resolve("rope"))
+lv = load(resolve(sys.argv[2]))
 how = sys.argv[1]
 helper = None if how == "serial" else start_helper(lv)
 got = {"helper": helper is not None}
@@ -54,20 +54,36 @@ def _index(folder: Path) -> dict[str, list]:
     return out
 
 
-def _data(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in folder.rglob("*.nbc")}
+def _code(folder: Path) -> dict[str, bytes]:
+    """Each cache data file's machine code (numba's ELF object code: the first byte string of its
+    data; the second, LLVM bitcode for linking, encodes names otherwise), with the per-process
+    version numba mangles into symbol names ("B2v1": the first compile of that name in its
+    process, "B2v4" the fourth) taken out: a kernel the child compiles is its process's first."""
+    import pickle
+    import re
+
+    def strings(x):
+        if isinstance(x, bytes):
+            yield x
+        elif isinstance(x, (tuple, list)):
+            for y in x:
+                yield from strings(y)
+    return {p.name: re.sub(rb"B\d+v\d+", b"Bv", next(strings(pickle.loads(p.read_bytes()))))
+            for p in sorted(folder.rglob("*.nbc"))}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """rope's first run three ways, each in a new process with an empty cache: the three at once."""
+    """rope's first run three ways, and pixels' with the helper, each in a new process with an empty
+    cache: the four at once."""
     procs = {}
-    for how in ("serial", "parallel", "killed"):
+    for how, level in (("serial", "rope"), ("parallel", "rope"), ("killed", "rope"), ("parallel", "pixels")):
         cache = tmp_path_factory.mktemp(how)
         env = dict(os.environ, ROPEWORK_CACHE_DIR=str(cache), ARCADE_HEADLESS="1")
         env.pop("NUMBA_CACHE_DIR", None)
-        procs[how] = (cache, subprocess.Popen([sys.executable, "-c", _RUN, how], env=env, cwd=ROOT,
-                                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        name = how if level == "rope" else f"{how} {level}"
+        procs[name] = (cache, subprocess.Popen([sys.executable, "-c", _RUN, how, level], env=env, cwd=ROOT,
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     out = {}
     for how, (cache, proc) in procs.items():
         stdout, stderr = proc.communicate(timeout=300)
@@ -90,7 +106,7 @@ def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):
     assert not serial["helper"] and serial["loaded"] == []
     assert got["hash"] == serial["hash"]
     assert _index(cache) == _index(serial_cache)                  # the same kernels, one entry each
-    assert _data(cache).keys() == _data(serial_cache).keys()
+    assert _code(cache) == _code(serial_cache)                    # and the same machine code
 
 
 def test_a_killed_helper_leaves_this_process_compiling_what_is_missing(runs):
@@ -99,4 +115,12 @@ def test_a_killed_helper_leaves_this_process_compiling_what_is_missing(runs):
     assert got["helper"] and got["status"] == -9
     assert got["loaded"] == [] and got["compiled_here"] == serial["compiled_here"]
     assert got["hash"] == serial["hash"]
-    assert _index(cache) == _index(serial_cache)
+    assert _index(cache) == _index(serial_cache) and _code(cache) == _code(serial_cache)
+
+
+def test_kernels_of_one_system_all_compile_in_the_helper(runs):
+    """pixels compiles one kernel (repel's): the child compiles it while this process imports what
+    the first frame needs, and this process only loads it."""
+    _, got = runs["parallel pixels"]
+    assert got["helper"] and got["status"] == 0 and got["child_systems"] == ["repel"]
+    assert got["loaded"] == ["ropework.systems.repel.repel_jelly"] and got["compiled_here"] == []
