@@ -212,15 +212,16 @@ class Helper:
 def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
     """(the child's systems, their kernels, this process's kernels): the scene's cold kernels
     split by system module in two shares of about equal compile time (`kernels.planned`'s
-    seconds, 1 s where unknown), the costliest to the child; all of them when they are of one
-    module (this process then imports what the first frame needs meanwhile); None when none."""
+    seconds, 1 s where unknown), the costliest to the child; None when one share would be empty.
+    (A child compiling all of one module's kernels while this process imports arcade lost:
+    bench.cold_split pixels, path 3.28 -> 3.63 CPU s.)"""
     cold, plan = _cold(level)
     costs = plan or {}
     by_module: dict[str, float] = {}
     for name in cold:
         module = name.rsplit(".", 1)[0]
         by_module[module] = by_module.get(module, 0.0) + costs.get(name, 1.0)
-    if not by_module:
+    if len(by_module) < 2:
         return None
     child: list[str] = []
     load = [0.0, 0.0]                    # child, parent
@@ -246,11 +247,11 @@ def _no_gl_yet() -> bool:
 
 def start_helper(level: Level) -> Helper | None:
     """Fork a `Helper` compiling its share of ``level``'s cold kernels (`_share`), or None where
-    there is none or it is not safe: no kernel cache, no fork (not Linux), or a GL context made
-    already (`_no_gl_yet`). Call it before any window exists; pass it to `warm`.
+    it would not pay or is not safe: one share only, no kernel cache, no fork (not Linux), or a
+    GL context made already (`_no_gl_yet`). Call it before any window exists; pass it to `warm`.
 
-    When both processes compile, numba's once-a-process set-up (its typing and lowering
-    tables, ≈ 0.5 s) is done here first, so the child inherits it rather than repeating it."""
+    numba's once-a-process set-up (its typing and lowering tables, ≈ 0.5 s) is done here
+    first, so the child inherits it rather than repeating it."""
     import os
     import sys
     from ropework.systems.services import kernels
@@ -260,8 +261,7 @@ def start_helper(level: Level) -> Helper | None:
     if share is None or not _no_gl_yet():
         return None
     child_systems, child_kernels, parent_kernels = share
-    if parent_kernels:           # both compile: the child inherits numba's set-up (else it alone needs it)
-        _numba_setup()
+    _numba_setup()               # the child inherits it
     sys.stdout.flush()
     sys.stderr.flush()
     done_r, done_w = os.pipe()
