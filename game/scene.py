@@ -25,6 +25,7 @@ from ropework import kinds
 from ropework.components.frame import STEP
 from ropework.level import Level, frame, load, resolve
 from ropework.systems import pipeline
+from ropework.systems.pipeline import RENDER
 
 _names = itertools.count(1)
 MAX_SIZE = 16384.0   # px a side at most (GL's usual texture limit): a resize to inf or 1e30 is cut to this
@@ -45,13 +46,45 @@ def fit_size(width, height, current=(1.0, 1.0)) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def _kernel_key(level: Level) -> tuple[str, set[str]]:
-    """(what identifies a scene's kernel use, its systems' modules), with the modules imported."""
+def _kernel_key(level: Level, imported: bool = True) -> tuple[str, set[str]]:
+    """(what identifies a scene's kernel use, its systems' modules), with the modules imported
+    unless not ``imported``.
+
+    The level's file name, its kinds and its systems: which kernels a scene calls depends on
+    its data as well (levels of one kind call different repel or relax kernels)."""
     specs = [spec for spec, _ in frame(level)]
     for spec in specs:
-        spec.processor_class()          # defines the module's kernels; compiles nothing
+        if imported:
+            spec.processor_class()      # defines the module's kernels; compiles nothing
     kinds_used = sorted({c["kind"] for c in level.layers})
-    return " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
+    return f"{level.path.name}: " + " ".join(kinds_used + [s.name for s in specs]), {s.module for s in specs}
+
+
+def _plan(level: Level, key: str) -> dict[str, float] | None:
+    """`kernels.planned` for a shipped level's file (the plan is made from those), else None."""
+    from ropework.level import shipped
+    from ropework.systems.services import kernels
+    try:
+        if level.path.resolve() not in {p.resolve() for p in shipped()}:
+            return None
+    except OSError:
+        return None
+    return kernels.planned(key)
+
+
+def _cold(level: Level) -> tuple[list[str], dict[str, float] | None]:
+    """(the kernels ``level``'s scene calls that must compile first, the shipped plan's entry or None)."""
+    from ropework.systems.services import kernels
+    key, mods = _kernel_key(level, imported=False)
+    plan = _plan(level, key)
+    named = kernels.stamped(key)
+    if named is None and plan is not None:
+        named = list(plan)
+    need = mods if named is None else {n.rsplit(".", 1)[0] for n in named}
+    for spec, _ in frame(level):    # only the modules of the kernels it names, when it is known
+        if spec.module in need:     # (a first run forks its helper before the draw systems import arcade)
+            spec.processor_class()
+    return kernels.cold(key, mods, plan), plan
 
 
 def compile_notice(level: Level) -> str | None:
@@ -62,7 +95,7 @@ def compile_notice(level: Level) -> str | None:
     silent stall; `warm` then compiles them.
     """
     from ropework.systems.services import kernels
-    cold = kernels.cold(*_kernel_key(level))
+    cold, _ = _cold(level)
     if not cold:
         return None
     when = "first run only" if kernels.cache_dir() else "no kernel cache, so every run"
@@ -70,27 +103,198 @@ def compile_notice(level: Level) -> str | None:
             f"{level.title} ({when}; a few seconds)...")
 
 
-def warm(level: Level) -> None:
+def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     """Compile the kernels ``level``'s scene uses, in a throwaway scene of its own world: a few
     steps with a press, as a player's first moments, and the draw-time kernels of any system
     class that offers ``warm_kernels(width, height)`` (nothing is drawn here, so they would
-    otherwise compile in the first frame). The real scene is untouched."""
+    otherwise compile in the first frame). The real scene is untouched.
+
+    With a `Helper` (`start_helper`) compiling its share of them in a child process, this
+    process compiles the others, then runs ``meanwhile`` (the imports the first frame needs
+    next), waits for the child, and warms once more with every system: what the child
+    compiled loads from the cache, and whatever it did not (it failed, or was killed)
+    compiles here."""
     from ropework.systems.services import kernels
     since = kernels.mark()
-    scene = Scene(level, (640, 360))
+    if helper is not None:
+        try:
+            with kernels.unsaved(helper.child_kernels):      # the child's to save
+                _warm_scene(level, skip=helper.child_systems)
+            if meanwhile is not None:
+                meanwhile()
+        except BaseException:      # Ctrl-C, or a failure here: the child goes too
+            helper.stop()
+            raise
+        helper.wait()
+    _warm_scene(level)
+    kernels.remember(*_kernel_key(level), since)
+
+
+def _warm_scene(level: Level, skip=frozenset()) -> None:
+    """`warm`'s throwaway scene, without the systems named in ``skip``."""
+    scene = _Partial(level, (640, 360), skip=skip) if skip else Scene(level, (640, 360))
     try:
         scene.pointer_down(320, 120)
         scene.step(3)
         scene.pointer_up(320, 120)
         scene.step(1)
         for spec, _ in frame(level):
-            hook = getattr(spec.processor_class(), "warm_kernels", None)
+            hook = None if spec.name in skip else getattr(spec.processor_class(), "warm_kernels", None)
             if hook is not None:
                 with scene.active():
                     hook(scene.width, scene.height)
     finally:
         scene.close()
-    kernels.remember(*_kernel_key(level), since)
+
+
+def kernels_called(level: Level) -> list[str]:
+    """The kernels of its systems' modules that `warm` calls for ``level``, in definition order
+    (what `kernel_plan` lists). Forgets their machine code in this process first, so each call
+    loads (or compiles) again and is seen, whatever an earlier scene of the process called."""
+    from ropework.systems.services import kernels
+    key, mods = _kernel_key(level)
+    mine = [d for d in kernels.KERNELS if d.py_func.__module__ in mods]
+    for disp in mine:
+        disp._reset_overloads()          # numba's own recompile() does this first
+    _warm_scene(level)
+    return [kernels._name(d) for d in mine if d.overloads]
+
+
+HELPER_TIMEOUT_S = 300.0   # s a child may take for its share before it is killed and this process compiles it
+
+
+class Helper:
+    """A child process (os.fork) compiling part of a first run's kernels into the kernel cache
+    while this process compiles the rest: the machine's second core, for the one start where
+    kernels compile. Made by `start_helper`; `warm` waits for it."""
+
+    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset):
+        self.pid, self._done = pid, done_fd
+        self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
+        self.child_kernels = child_kernels      # the kernels only the child saves
+        self.status: int | None = None          # the child's exit status once `wait` has reaped it (0: done)
+        self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
+
+    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int:
+        """Wait for the child to end (killing it after ``timeout`` s) and reap it; its exit status."""
+        import os
+        import select
+        import signal
+        if self.status is not None:
+            return self.status
+        try:
+            ready, _, _ = select.select([self._done], [], [], timeout)   # the pipe closes when the child ends
+            if not ready:
+                os.kill(self.pid, signal.SIGKILL)
+        except BaseException:     # Ctrl-C while waiting: the child goes too
+            os.kill(self.pid, signal.SIGKILL)
+            raise
+        finally:
+            self._reap()
+        return self.status
+
+    def stop(self) -> None:
+        """Kill the child unless it has been reaped already, and reap it."""
+        import os
+        import signal
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self._reap()
+
+    def _reap(self) -> None:
+        import os
+        _, status, usage = os.wait4(self.pid, 0)
+        os.close(self._done)
+        self.status = os.waitstatus_to_exitcode(status)
+        self.cpu_s = usage.ru_utime + usage.ru_stime
+
+
+def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
+    """(the child's systems, their kernels, this process's kernels): the scene's cold kernels
+    split by system module in two shares of about equal compile time (`kernels.planned`'s
+    seconds, 1 s where unknown), the costliest to the child; None when one share would be empty.
+    (A child compiling all of one module's kernels while this process imports arcade lost:
+    bench.cold_split pixels, path 3.28 -> 3.63 CPU s.)"""
+    cold, plan = _cold(level)
+    costs = plan or {}
+    by_module: dict[str, float] = {}
+    for name in cold:
+        module = name.rsplit(".", 1)[0]
+        by_module[module] = by_module.get(module, 0.0) + costs.get(name, 1.0)
+    if len(by_module) < 2:
+        return None
+    child: list[str] = []
+    load = [0.0, 0.0]                    # child, parent
+    for module, cost in sorted(by_module.items(), key=lambda mc: (-mc[1], mc[0])):
+        side = 0 if load[0] <= load[1] else 1
+        load[side] += cost
+        if side == 0:
+            child.append(module)
+    systems = frozenset(spec.name for spec, _ in frame(level) if spec.module in child)
+    mine = frozenset(n for n in cold if n.rsplit(".", 1)[0] in child)
+    return systems, mine, frozenset(n for n in cold if n not in mine)
+
+
+def _no_gl_yet() -> bool:
+    """Whether no GL context exists in this process yet: a fork then copies no GL driver's
+    threads or locks (llvmpipe's workers) into the child. The threads that do run by then are
+    OpenBLAS's pool (numpy's; OpenBLAS stops it around a fork itself) and pyglet's idle media
+    worker (the child plays nothing); the child only compiles and leaves with os._exit."""
+    import sys
+    gl = sys.modules.get("pyglet.gl")
+    return gl is None or getattr(gl, "current_context", None) is None
+
+
+def start_helper(level: Level) -> Helper | None:
+    """Fork a `Helper` compiling its share of ``level``'s cold kernels (`_share`), or None where
+    it would not pay or is not safe: one share only, no kernel cache, no fork (not Linux), or a
+    GL context made already (`_no_gl_yet`). Call it before any window exists; pass it to `warm`.
+
+    numba's once-a-process set-up (its typing and lowering tables, ≈ 0.5 s) is done here
+    first, so the child inherits it rather than repeating it."""
+    import os
+    import sys
+    from ropework.systems.services import kernels
+    if not (sys.platform.startswith("linux") and hasattr(os, "fork")) or kernels.cache_dir() is None:
+        return None
+    share = _share(level)
+    if share is None or not _no_gl_yet():
+        return None
+    child_systems, child_kernels, parent_kernels = share
+    _numba_setup()               # the child inherits it
+    sys.stdout.flush()
+    sys.stderr.flush()
+    done_r, done_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                             # the child: compile, save its share, leave without cleaning up
+        code = 1
+        try:
+            os.close(done_r)
+            import gc
+            gc.enable()
+            theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
+            skip = frozenset(spec.name for spec, _ in frame(level)   # theirs, and drawing (arcade's import)
+                             if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
+            with kernels.unsaved(kernels._name(d) for d in kernels.KERNELS if kernels._name(d) not in child_kernels):
+                _warm_scene(level, skip=skip)
+            code = 0
+        except BaseException:                # the parent compiles whatever is missing
+            pass
+        finally:
+            os._exit(code)
+    os.close(done_w)
+    return Helper(pid, done_r, child_systems, child_kernels)
+
+
+def _numba_setup() -> None:
+    """numba's set-up that its first compile in a process would do (loading its typing and
+    lowering tables); nothing is compiled. Left to the first compile if numba's internals moved."""
+    try:
+        from numba.core.registry import cpu_target
+        cpu_target.typing_context.refresh()
+        cpu_target.target_context.refresh()
+    except Exception:
+        pass
 
 
 class Scene:
@@ -295,3 +499,15 @@ class Scene:
     @property
     def background(self) -> tuple[float, float, float, float]:
         return BACKGROUND[self.theme]
+
+
+class _Partial(Scene):
+    """A scene without the systems named in ``skip`` (never installed, so never imported):
+    `warm`'s throwaway scene when two processes share the compile."""
+
+    def __init__(self, level: Level, size, skip=frozenset()):
+        self._skip = frozenset(skip)
+        super().__init__(level, size)
+
+    def systems(self) -> list[pipeline.SystemSpec]:
+        return [spec for spec in super().systems() if spec.name not in self._skip]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
@@ -135,20 +136,62 @@ def _name(disp) -> str:
     return f"{disp.py_func.__module__}.{disp.py_func.__name__}"
 
 
-def cold(key: str, modules) -> list[str]:
+def planned(key: str) -> dict[str, float] | None:
+    """The kernels a shipped level's scene of ``key`` calls (name → CPU seconds its compile took
+    where the plan was made), from `kernel_plan` (``python -m ropework.warm --plan``); None for
+    a scene no shipped level makes."""
+    from ropework.systems.services.kernel_plan import PLAN
+    return PLAN.get(key)
+
+
+def stamped(key: str) -> list[str] | None:
+    """The kernels the scene ``key`` noted when it last ran here (`remember`), or None."""
+    stamp = _stamp(key)
+    try:
+        return stamp.read_text().split() if stamp is not None else None
+    except OSError:
+        return None
+
+
+def cold(key: str, modules, plan=None) -> list[str]:
     """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
 
-    Which kernels a scene calls is known once it has run (`remember`); before that, every
-    kernel defined in its systems' ``modules`` counts.
+    Which kernels a scene calls is known once it has run (`remember`), and for a shipped
+    level before that from ``plan`` (its `planned` names); for any other scene, every kernel
+    defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
     mine = {_name(d): d for d in KERNELS if d.py_func.__module__ in mods}
-    stamp = _stamp(key)
-    try:
-        names = stamp.read_text().split() if stamp is not None else list(mine)
-    except OSError:
-        names = list(mine)
+    names = stamped(key)
+    if names is None:
+        names = list(plan) if plan is not None else list(mine)
     return [n for n in names if n in mine and not cached(mine[n])]
+
+
+@contextmanager
+def unsaved(names):
+    """Within the block, the kernels named in ``names`` compile for this process alone: they
+    write no machine code to the cache. Two processes compiling one scene's kernels at once
+    (`ropework.scene.Helper`) so leave each kernel one writer: numba's index of a kernel is
+    read, extended and rewritten by whoever saves, so two writers of one kernel at once could
+    pair an entry with the other's file. Only ropework's dispatchers change (an attribute of
+    each one's cache object), never numba's classes."""
+    skip = set(names)
+    changed = []
+    for disp in KERNELS:
+        cache = getattr(disp, "_cache", None)
+        if cache is not None and hasattr(cache, "save_overload") and _name(disp) in skip:
+            cache.save_overload = _no_save
+            changed.append(cache)
+    try:
+        yield
+    finally:
+        for cache in changed:
+            del cache.save_overload      # the class's method again
+
+
+def _no_save(sig, data) -> None:
+    return None
 
 
 def mark() -> dict:

@@ -1,0 +1,127 @@
+"""A first run's second process (ropework.scene.start_helper): it compiles its share of the
+kernels into the cache while this one compiles the rest, and leaves the cache and the scene's
+bits as one process compiling everything would; killed, it leaves this process correct."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+_RUN = r"""
+import json, os, signal, sys
+from ropework.level import load, resolve
+from ropework.scene import Scene, start_helper, warm
+from ropework.systems.services import kernels
+lv = load(resolve(sys.argv[2]))
+how = sys.argv[1]
+helper = None if how == "serial" else start_helper(lv)
+got = {"helper": helper is not None}
+if helper is not None:
+    got["child_systems"] = sorted(helper.child_systems)
+    if how == "killed":
+        os.kill(helper.pid, signal.SIGKILL)         # before it has compiled anything
+warm(lv, helper)
+if helper is not None:
+    got["status"] = helper.status
+got["compiled_here"] = sorted(kernels._name(d) for d in kernels.KERNELS
+                              if d.overloads and not sum(d._cache_hits.values()))
+got["loaded"] = sorted(kernels._name(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
+scene = Scene(lv, (800, 600), seed=3)
+scene.pointer_down(400, 100)
+scene.step(20)
+scene.pointer_up(400, 100)
+scene.step(20)
+got["hash"] = scene.state_hash()
+print(json.dumps(got))
+"""
+
+
+def _index(folder: Path) -> dict[str, list]:
+    """Each kernel's cache index (file name → its entries' data file names) and the data files' bytes."""
+    import pickle
+    out = {}
+    for path in sorted(folder.rglob("*.nbi")):
+        with open(path, "rb") as f:
+            pickle.load(f)                       # numba's version
+            stamp, overloads = pickle.loads(f.read())
+        out[path.name] = sorted(overloads.values())
+    return out
+
+
+def _code(folder: Path) -> dict[str, bytes]:
+    """Each cache data file's machine code (numba's ELF object code: the first byte string of its
+    data; the second, LLVM bitcode for linking, encodes names otherwise), with the per-process
+    version numba mangles into symbol names ("B2v1": the first compile of that name in its
+    process, "B2v4" the fourth) taken out: a kernel the child compiles is its process's first."""
+    import pickle
+    import re
+
+    def strings(x):
+        if isinstance(x, bytes):
+            yield x
+        elif isinstance(x, (tuple, list)):
+            for y in x:
+                yield from strings(y)
+    return {p.name: re.sub(rb"B\d+v\d+", b"Bv", next(strings(pickle.loads(p.read_bytes()))))
+            for p in sorted(folder.rglob("*.nbc"))}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """rope's first run three ways, and pixels' with the helper, each in a new process with an empty
+    cache: the four at once."""
+    procs = {}
+    for how, level in (("serial", "rope"), ("parallel", "rope"), ("killed", "rope"), ("parallel", "pixels")):
+        cache = tmp_path_factory.mktemp(how)
+        env = dict(os.environ, ROPEWORK_CACHE_DIR=str(cache), ARCADE_HEADLESS="1")
+        env.pop("NUMBA_CACHE_DIR", None)
+        name = how if level == "rope" else f"{how} {level}"
+        procs[name] = (cache, subprocess.Popen([sys.executable, "-c", _RUN, how, level], env=env, cwd=ROOT,
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    out = {}
+    for how, (cache, proc) in procs.items():
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+        out[how] = (cache, json.loads(stdout.strip().splitlines()[-1]))
+    return out
+
+
+def test_the_helper_compiles_its_share_and_this_process_loads_it(runs):
+    _, got = runs["parallel"]
+    assert got["helper"] and got["status"] == 0 and got["child_systems"] == ["relax"]
+    relax = [n for n in got["loaded"] if ".relax." in n]
+    assert relax and not [n for n in got["compiled_here"] if ".relax." in n]   # compiled by the child only
+    assert [n for n in got["compiled_here"] if ".integrate." in n]             # the rest here, meanwhile
+
+
+def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):
+    serial_cache, serial = runs["serial"]
+    cache, got = runs["parallel"]
+    assert not serial["helper"] and serial["loaded"] == []
+    assert got["hash"] == serial["hash"]
+    assert _index(cache) == _index(serial_cache)                  # the same kernels, one entry each
+    assert _code(cache) == _code(serial_cache)                    # and the same machine code
+
+
+def test_a_killed_helper_leaves_this_process_compiling_what_is_missing(runs):
+    serial_cache, serial = runs["serial"]
+    cache, got = runs["killed"]
+    assert got["helper"] and got["status"] == -9
+    assert got["loaded"] == [] and got["compiled_here"] == serial["compiled_here"]
+    assert got["hash"] == serial["hash"]
+    assert _index(cache) == _index(serial_cache) and _code(cache) == _code(serial_cache)
+
+
+
+def test_kernels_of_one_system_compile_here_without_a_helper(runs):
+    """pixels compiles one kernel (repel's): nothing to split, and a child compiling it while this
+    process imported arcade lost (bench.cold_split pixels), so no child is forked."""
+    _, got = runs["parallel pixels"]
+    assert not got["helper"]
+    assert got["compiled_here"] == ["ropework.systems.repel.repel_jelly"] and got["loaded"] == []

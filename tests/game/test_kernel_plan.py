@@ -1,0 +1,75 @@
+"""A first run's notice counts the kernels that will compile, from the shipped plan
+(systems/services/kernel_plan.py), and the plan is what each shipped level's scene calls."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from ropework.level import load, shipped
+from ropework.scene import _kernel_key, kernels_called
+from ropework.systems.services import kernels
+from ropework.systems.services.kernel_plan import PLAN
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)
+def test_the_plan_names_the_kernels_each_shipped_level_calls(path):
+    lv = load(path)
+    key, _ = _kernel_key(lv)
+    assert key in PLAN, f"{path.name} is not in the plan: python -m ropework.warm --plan > systems/services/kernel_plan.py"
+    assert list(PLAN[key]) == kernels_called(lv), (
+        f"{path.name} calls other kernels than the plan says: python -m ropework.warm --plan > "
+        "systems/services/kernel_plan.py")
+
+
+def _one(x):
+    return x + 1
+
+
+def _two(x):
+    return x + 2
+
+
+def test_with_no_stamp_a_planned_scene_counts_its_plan_not_every_kernel_of_its_modules(monkeypatch, tmp_path):
+    monkeypatch.setattr(kernels, "_where", [])
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
+    one = kernels.kernel()(_one)
+    kernels.kernel()(_two)
+    mod = {__name__}
+    key = f"planned-{tmp_path.name}"
+    assert kernels.cold(key, mod) == [f"{__name__}._one", f"{__name__}._two"]          # unplanned: all of them
+    assert kernels.cold(key, mod, {f"{__name__}._two": 0.1}) == [f"{__name__}._two"]   # planned: what it calls
+    one(np.int64(1))
+    assert kernels.cold(key, mod, {f"{__name__}._one": 0.1}) == []                     # and that is cached
+
+
+_FIRST_RUN = r"""
+import json, re, sys
+from ropework.level import load, resolve
+from ropework.scene import compile_notice, warm
+from ropework.systems.services import kernels
+lv = load(resolve(sys.argv[1]))
+notice = compile_notice(lv)
+warm(lv)
+compiled = [kernels._name(d) for d in kernels.KERNELS if d.overloads and not sum(d._cache_hits.values())]
+print(json.dumps({"said": int(re.search(r"compiling (\d+) physics kernel", notice).group(1)), "compiled": compiled}))
+"""
+
+
+def test_a_first_runs_notice_counts_the_kernels_that_compile(tmp_path):
+    """rope's notice said "compiling 24 physics kernels" and 3 compiled: every kernel of its
+    systems' modules counted. In a new process with an empty kernel cache, as a first run."""
+    env = dict(os.environ, ROPEWORK_CACHE_DIR=str(tmp_path), ARCADE_HEADLESS="1")
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", _FIRST_RUN, "rope"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["compiled"] and got["said"] == len(got["compiled"])
