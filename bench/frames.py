@@ -690,7 +690,9 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             if now >= warmup and state["cpu0"] is None:
                 state["cpu0"] = (time.perf_counter(), _cpu_seconds("self"),
                                  _cpu_seconds(xvfb_pid) if xvfb_pid else None)
+                state["steps0"] = ctl.scene.frame.steps
             if now >= warmup + seconds:
+                state["steps"] = ctl.scene.frame.steps - state["steps0"]
                 win.close()
                 return
             real_update(dt)
@@ -736,6 +738,7 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             "fps_overlay_median": float(statistics.median(state["overlay"])) if state["overlay"] else float("nan"),
             "overlay_readings": len(state["overlay"]),
             "cpu_ms_per_frame": 1e3 * (cpu_end - cpu_start) / max(n, 1),
+            "steps_per_frame": state.get("steps", 0) / max(n, 1),
             "latency_ms_median": 1e3 * float(np.median(state["latency"])) if state["latency"] else float("nan"),
             "xvfb_cpu_ms_per_frame": 1e3 * (x_end - x_start) / max(n, 1) if xvfb_pid else None,
             "load": os.getloadavg()}
@@ -836,7 +839,8 @@ def window_run(args) -> dict:
                             rep["rows"].append(row)
                             print(f"  {name} {mode} {who}: overlay {row['fps_overlay_median']:.1f} FPS, outside "
                                   f"{row['fps_outside']:.1f} FPS (median gap {row['fps_median_gap']:.1f}), game CPU "
-                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, input latency {row.get('latency_ms_median', float('nan')):.0f} ms, Xvfb "
+                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, input latency {row.get('latency_ms_median', float('nan')):.0f} ms, "
+                                  f"{row.get('steps_per_frame', float('nan')):.2f} steps/frame, Xvfb "
                                   f"{float('nan') if row['xvfb_cpu_ms_per_frame'] is None else row['xvfb_cpu_ms_per_frame']:.1f} ms/frame, load "
                                   f"{row['load'][0]:.2f}", file=sys.stderr, flush=True)
     finally:

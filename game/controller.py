@@ -8,6 +8,11 @@ themselves are the table in game/keys.py.
     ctl = Controller(Scene.load("levels/rope.toml"), out_dir="/tmp")
     ctl.press(arcade.key.N)    # or ctl.do("next")
     ctl.update(1 / 60)         # steps the scene, polls the level file
+
+The window makes its controller with ``overlap=True``: then a scene of OVERLAP_POINTS
+or more has its frame's steps, and the CPU paint of the next frame, run on a worker
+thread (`launch`) while the window draws its overlays and swaps buffers, and waits for
+them (`settle`) before it handles the next event. Without a window nothing changes.
 """
 from __future__ import annotations
 
