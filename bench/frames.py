@@ -657,13 +657,13 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             hand = Hand(win.width, win.height)
         t0 = time.perf_counter()
         state = {"f": 0, "down": False, "flips": [], "overlay": [], "cpu0": None, "drawn": 0, "waiting": [],
-                 "latency": []}
+                 "latency": [], "latency_swaps": []}
         real_update, real_flip, real_frame, real_draw = win._update, win.flip, ctl.rates.frame, win._draw_scene
 
         def pointer(kind, x, y):
             wy = win.height - y
             if state["cpu0"] is not None:   # input latency: from here to the swap of the first frame drawn after its step
-                state["waiting"].append((time.perf_counter(), ctl.scene.frame.steps + 1))
+                state["waiting"].append((time.perf_counter(), ctl.scene.frame.steps + 1, len(state["flips"])))
             if kind == "move":
                 if state["down"]:
                     win.on_mouse_drag(x, wy, 0, 0, 1, 0)
@@ -707,7 +707,8 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
                 now = time.perf_counter()
                 state["flips"].append(now)
                 shown = [w for w in state["waiting"] if w[1] <= state["drawn"]]
-                state["latency"] += [now - t for t, _ in shown]
+                state["latency"] += [now - t for t, _, _ in shown]
+                state["latency_swaps"] += [len(state["flips"]) - k for _, _, k in shown]
                 state["waiting"] = [w for w in state["waiting"] if w[1] > state["drawn"]]
 
         def frame(dt):
@@ -740,6 +741,7 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             "cpu_ms_per_frame": 1e3 * (cpu_end - cpu_start) / max(n, 1),
             "steps_per_frame": state.get("steps", 0) / max(n, 1),
             "latency_ms_median": 1e3 * float(np.median(state["latency"])) if state["latency"] else float("nan"),
+            "latency_swaps_mean": float(np.mean(state["latency_swaps"])) if state["latency_swaps"] else float("nan"),
             "xvfb_cpu_ms_per_frame": 1e3 * (x_end - x_start) / max(n, 1) if xvfb_pid else None,
             "load": os.getloadavg()}
     return out
@@ -812,7 +814,8 @@ def window_run(args) -> dict:
     pythons = [("this", sys.executable)] + ([("ab", args.ab or sys.executable)] if args.ab or args.ab_env else [])
     ab_env = dict(kv.split("=", 1) for kv in args.ab_env)   # the B side's environment, on top (--ab-env)
     rep = {"machine": machine(), "load": os.getloadavg(), "date": time.strftime("%Y-%m-%d"),
-           "argv": args.argv, "seconds_per_scene": args.seconds, "warmup": args.warmup, "rows": []}
+           "argv": args.argv, "seconds_per_scene": args.seconds, "warmup": args.warmup, "rows": [],
+           "ab_env": args.ab_env}
     t_all = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="ropework-window-") as tmp:
@@ -839,7 +842,8 @@ def window_run(args) -> dict:
                             rep["rows"].append(row)
                             print(f"  {name} {mode} {who}: overlay {row['fps_overlay_median']:.1f} FPS, outside "
                                   f"{row['fps_outside']:.1f} FPS (median gap {row['fps_median_gap']:.1f}), game CPU "
-                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, input latency {row.get('latency_ms_median', float('nan')):.0f} ms, "
+                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, input latency {row.get('latency_ms_median', float('nan')):.0f} ms "
+                                  f"({row.get('latency_swaps_mean', float('nan')):.2f} swaps), "
                                   f"{row.get('steps_per_frame', float('nan')):.2f} steps/frame, Xvfb "
                                   f"{float('nan') if row['xvfb_cpu_ms_per_frame'] is None else row['xvfb_cpu_ms_per_frame']:.1f} ms/frame, load "
                                   f"{row['load'][0]:.2f}", file=sys.stderr, flush=True)
@@ -935,7 +939,9 @@ def window_markdown(rep: dict) -> str:
     ab = len(whos) > 1
     if ab:
         other = next(r["python"] for r in rows if r["who"] == "ab")
-        out += [f"A/B: every probe alternated with `{other}` (another checkout, *before*), one after the other, "
+        env_ = " ".join(rep.get("ab_env") or [])
+        out += [f"A/B: every probe alternated with `{env_ + ' ' if env_ else ''}{other}` "
+                f"({'that environment' if env_ else 'another checkout'}, *before*), one after the other, "
                 "so both see the same load; *after* is this checkout.", ""]
     head = ("| scene | mode | FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame | Xvfb CPU ms/frame "
             "| load |")
