@@ -94,6 +94,7 @@ class Controller:
         return True
 
     def do(self, action: str, arg: int | None = None) -> None:
+        self.settle()                        # a key acts on the scene: never while the worker steps it
         if arg is None:
             self._actions[action]()
         else:
@@ -317,6 +318,7 @@ class Controller:
         return n
 
     def resize(self, width: float, height: float) -> None:
+        self.settle()
         self.scene.resize(width, height)
 
     def frame(self, dt: float, grab, draw_calls: int = 0) -> None:
