@@ -6,7 +6,6 @@
     .venv/bin/python -m bench.frames --only rope,100k --no-memory  # a subset: level stems, 100k, dots100k, scaling, memory
     .venv/bin/python -m bench.frames --window --loaded --write docs/performance.md   # the real window (≈ 6 minutes)
     .venv/bin/python -m bench.frames --window --only rope,tendrils --ab ../other/.venv/bin/python   # interleaved A/B
-    .venv/bin/python -m bench.frames --window --only 100k,1m --ab-env ROPEWORK_OVERLAP=off   # A/B in one checkout
     .venv/bin/python -m bench.frames --shots /tmp/shots --ab ../other/.venv/bin/python   # pictures, max difference
 
 A *frame* is what the window does sixty times a second, minus the buffer swap: the
@@ -656,14 +655,11 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             from tests.drive import Hand
             hand = Hand(win.width, win.height)
         t0 = time.perf_counter()
-        state = {"f": 0, "down": False, "flips": [], "overlay": [], "cpu0": None, "drawn": 0, "waiting": [],
-                 "latency": [], "latency_swaps": []}
-        real_update, real_flip, real_frame, real_draw = win._update, win.flip, ctl.rates.frame, win._draw_scene
+        state = {"f": 0, "down": False, "flips": [], "overlay": [], "cpu0": None}
+        real_update, real_flip, real_frame = win._update, win.flip, ctl.rates.frame
 
         def pointer(kind, x, y):
             wy = win.height - y
-            if state["cpu0"] is not None:   # input latency: from here to the swap of the first frame drawn after its step
-                state["waiting"].append((time.perf_counter(), ctl.scene.frame.steps + 1, len(state["flips"])))
             if kind == "move":
                 if state["down"]:
                     win.on_mouse_drag(x, wy, 0, 0, 1, 0)
@@ -690,26 +686,15 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             if now >= warmup and state["cpu0"] is None:
                 state["cpu0"] = (time.perf_counter(), _cpu_seconds("self"),
                                  _cpu_seconds(xvfb_pid) if xvfb_pid else None)
-                state["steps0"] = ctl.scene.frame.steps
             if now >= warmup + seconds:
-                state["steps"] = ctl.scene.frame.steps - state["steps0"]
                 win.close()
                 return
             real_update(dt)
 
-        def draw_scene():
-            state["drawn"] = ctl.scene.frame.steps           # the steps the frame being drawn shows
-            real_draw()
-
         def flip():
             real_flip()
             if state["cpu0"] is not None:
-                now = time.perf_counter()
-                state["flips"].append(now)
-                shown = [w for w in state["waiting"] if w[1] <= state["drawn"]]
-                state["latency"] += [now - t for t, _, _ in shown]
-                state["latency_swaps"] += [len(state["flips"]) - k for _, _, k in shown]
-                state["waiting"] = [w for w in state["waiting"] if w[1] > state["drawn"]]
+                state["flips"].append(time.perf_counter())
 
         def frame(dt):
             updated = real_frame(dt)
@@ -717,7 +702,7 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
                 state["overlay"].append(ctl.rates.fps)
             return updated
 
-        win._update, win.flip, ctl.rates.frame, win._draw_scene = update, flip, frame, draw_scene
+        win._update, win.flip, ctl.rates.frame = update, flip, frame
         out["_state"] = state
 
     win_mod.PlayWindow.start = start
@@ -739,9 +724,6 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
             "fps_overlay_median": float(statistics.median(state["overlay"])) if state["overlay"] else float("nan"),
             "overlay_readings": len(state["overlay"]),
             "cpu_ms_per_frame": 1e3 * (cpu_end - cpu_start) / max(n, 1),
-            "steps_per_frame": state.get("steps", 0) / max(n, 1),
-            "latency_ms_median": 1e3 * float(np.median(state["latency"])) if state["latency"] else float("nan"),
-            "latency_swaps_mean": float(np.mean(state["latency_swaps"])) if state["latency_swaps"] else float("nan"),
             "xvfb_cpu_ms_per_frame": 1e3 * (x_end - x_start) / max(n, 1) if xvfb_pid else None,
             "load": os.getloadavg()}
     return out
@@ -811,11 +793,9 @@ def window_run(args) -> dict:
     xvfb = _Xvfb(args.display)
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"} | {"DISPLAY": xvfb.display,
                                                                          "PYTHONDONTWRITEBYTECODE": "1"}
-    pythons = [("this", sys.executable)] + ([("ab", args.ab or sys.executable)] if args.ab or args.ab_env else [])
-    ab_env = dict(kv.split("=", 1) for kv in args.ab_env)   # the B side's environment, on top (--ab-env)
+    pythons = [("this", sys.executable)] + ([("ab", args.ab)] if args.ab else [])
     rep = {"machine": machine(), "load": os.getloadavg(), "date": time.strftime("%Y-%m-%d"),
-           "argv": args.argv, "seconds_per_scene": args.seconds, "warmup": args.warmup, "rows": [],
-           "ab_env": args.ab_env}
+           "argv": args.argv, "seconds_per_scene": args.seconds, "warmup": args.warmup, "rows": []}
     t_all = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="ropework-window-") as tmp:
@@ -830,8 +810,8 @@ def window_run(args) -> dict:
                                 r = subprocess.run([py, str(ROOT / "bench" / "frames.py"), "--probe-window", lvl,
                                                     "--seconds", str(args.seconds), "--warmup", str(args.warmup),
                                                     "--xvfb-pid", str(xvfb.pid or 0)],
-                                                   cwd=ROOT, env=env | (ab_env if who == "ab" else {}),
-                                                   capture_output=True, text=True, timeout=WINDOW_TIMEOUT)
+                                                   cwd=ROOT, env=env, capture_output=True, text=True,
+                                                   timeout=WINDOW_TIMEOUT)
                             finally:
                                 if busy:
                                     busy.close()
@@ -842,9 +822,7 @@ def window_run(args) -> dict:
                             rep["rows"].append(row)
                             print(f"  {name} {mode} {who}: overlay {row['fps_overlay_median']:.1f} FPS, outside "
                                   f"{row['fps_outside']:.1f} FPS (median gap {row['fps_median_gap']:.1f}), game CPU "
-                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, input latency {row.get('latency_ms_median', float('nan')):.0f} ms "
-                                  f"({row.get('latency_swaps_mean', float('nan')):.2f} swaps), "
-                                  f"{row.get('steps_per_frame', float('nan')):.2f} steps/frame, Xvfb "
+                                  f"{row['cpu_ms_per_frame']:.1f} ms/frame, Xvfb "
                                   f"{float('nan') if row['xvfb_cpu_ms_per_frame'] is None else row['xvfb_cpu_ms_per_frame']:.1f} ms/frame, load "
                                   f"{row['load'][0]:.2f}", file=sys.stderr, flush=True)
     finally:
@@ -939,9 +917,7 @@ def window_markdown(rep: dict) -> str:
     ab = len(whos) > 1
     if ab:
         other = next(r["python"] for r in rows if r["who"] == "ab")
-        env_ = " ".join(rep.get("ab_env") or [])
-        out += [f"A/B: every probe alternated with `{env_ + ' ' if env_ else ''}{other}` "
-                f"({'that environment' if env_ else 'another checkout'}, *before*), one after the other, "
+        out += [f"A/B: every probe alternated with `{other}` (another checkout, *before*), one after the other, "
                 "so both see the same load; *after* is this checkout.", ""]
     head = ("| scene | mode | FPS, overlay | FPS, outside | frame ms, 90th pct | game CPU ms/frame | Xvfb CPU ms/frame "
             "| load |")
@@ -1126,9 +1102,6 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="with --window: runs of each scene (medians are shown)")
     ap.add_argument("--ab", metavar="PYTHON", help="with --window: alternate every probe with this interpreter "
                     "(another checkout's .venv/bin/python): an interleaved A/B")
-    ap.add_argument("--ab-env", metavar="NAME=VALUE", action="append", default=[],
-                    help="with --window: the A/B's other side runs with this in its environment (repeatable); "
-                    "without --ab, this checkout against itself: --ab-env ROPEWORK_OVERLAP=off")
     ap.add_argument("--shots", metavar="DIR", type=Path, help="screenshots of every scene in the real window "
                     "into DIR; with --ab also the other checkout's and their differences")
     ap.add_argument("--probe-window", metavar="LEVEL", help=argparse.SUPPRESS)

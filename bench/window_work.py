@@ -2,14 +2,13 @@
 
     .venv/bin/python -m bench.window_work --only 100k --ab OTHER/.venv/bin/python --rounds 4
     .venv/bin/python -m bench.window_work --only 1m --frames 60 --display :44
-    .venv/bin/python -m bench.window_work --only 100k,1m --ab-env ROPEWORK_OVERLAP=off --rounds 4   # the overlap
     .venv/bin/python -m bench.window_work --only tendrils --ab OTHER/.venv/bin/python --rounds 6   # a shipped level
 
 `bench.frames --window` plays a scene in real time, so a slower checkout also runs more catch-up
 steps a frame (the clock keeps the physics real-time) and its CPU a frame mixes drawing with
 stepping; on a loaded machine the FPS figures swing ±20 % run to run. Here each frame is exactly
-one fixed step (tests/drive.py's scripted hand; `Controller.update(1 / 60)`, run on the worker when
-the frame overlaps), the window's own `on_draw` with the F overlay, the buffer swap and `settle`, in `PlayWindow` on Xvfb (llvmpipe), so two checkouts do the same work and
+one fixed step (tests/drive.py's scripted hand), the window's own `on_draw` with the F overlay,
+and the buffer swap, in `PlayWindow` on Xvfb (llvmpipe), so two checkouts do the same work and
 the figure is the game process's CPU (utime + stime, every thread: Python, numba, llvmpipe) per
 frame over the frames after the first 20, with the wall time beside it. A shipped level (its stem:
 tendrils, lanyard, …) plays its gallery script instead of the hand, frame by frame (bench.frames's driver). With ``--ab`` the probes
@@ -49,9 +48,9 @@ def probe(level: str, frames: int) -> None:
     "CPU-ms-a-frame wall-ms-a-frame"."""
     from ropework.controller import Controller
     from ropework.scene import Scene
-    from ropework.window import OVERLAP, PlayWindow
+    from ropework.window import PlayWindow
     scene = Scene.load(level, size=SIZE)
-    ctl = Controller(scene, overlap=OVERLAP)   # as play() makes it (ROPEWORK_OVERLAP=off: without)
+    ctl = Controller(scene)
     win = PlayWindow(SIZE, ctl.title)
     win.start(ctl)
     ctl.toggle_stats()
@@ -64,11 +63,10 @@ def probe(level: str, frames: int) -> None:
             c0, t0 = _cpu(), time.perf_counter()
         win.dispatch_events()
         drive(f)
-        ctl.update(1 / 60)          # one step (run here, or by on_draw's launch when the frame overlaps)
+        scene.step(1)
         win.switch_to()
         win.on_draw()
         win.flip()
-        ctl.settle()                # as PlayWindow._tick
     c1, t1 = _cpu(), time.perf_counter()
     print(f"{1e3 * (c1 - c0) / frames:.2f} {1e3 * (t1 - t0) / frames:.2f}")
     win.close()
@@ -81,9 +79,6 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=100, help="timed frames per probe")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--ab", metavar="PYTHON", help="alternate with this interpreter (another checkout's venv)")
-    ap.add_argument("--ab-env", metavar="NAME=VALUE", action="append", default=[],
-                    help="the other side runs with this in its environment; without --ab, this checkout against "
-                    "itself: --ab-env ROPEWORK_OVERLAP=off")
     ap.add_argument("--display", help="an X display to use (default: start a private Xvfb)")
     ap.add_argument("--probe", nargs=2, metavar=("LEVEL", "FRAMES"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -94,8 +89,7 @@ def main(argv=None) -> int:
     xvfb = _Xvfb(args.display)
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"} | {"DISPLAY": xvfb.display,
                                                                          "PYTHONDONTWRITEBYTECODE": "1"}
-    pythons = [("this", sys.executable)] + ([("other", args.ab or sys.executable)] if args.ab or args.ab_env else [])
-    ab_env = dict(kv.split("=", 1) for kv in args.ab_env)
+    pythons = [("this", sys.executable)] + ([("other", args.ab)] if args.ab else [])
     try:
         with tempfile.TemporaryDirectory(prefix="ropework-work-") as tmp:
             for name in args.only.split(","):
@@ -111,20 +105,17 @@ def main(argv=None) -> int:
                 for rnd in range(args.rounds):
                     for who, py in (pythons if rnd % 2 else pythons[::-1]):
                         r = subprocess.run([py, str(ROOT / "bench" / "window_work.py"), "--probe", lvl, str(args.frames)],
-                                           cwd=ROOT, env=env | (ab_env if who == "other" else {}),
-                                           capture_output=True, text=True, timeout=600)
+                                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
                         if r.returncode != 0:
                             raise SystemExit(f"bench.window_work: the probe of {name} failed:\n{r.stderr[-2000:]}")
                         cpu, wall = (float(v) for v in r.stdout.split()[-2:])
-                        got[who].append((cpu, wall))
+                        got[who].append(cpu)
                         print(f"  {name} {who}: {cpu:.1f} ms CPU a frame, {wall:.1f} ms wall, load "
                               f"{os.getloadavg()[0]:.2f}", flush=True)
-                med = {who: statistics.median(c for c, _ in v) for who, v in got.items()}
-                wall = {who: statistics.median(w for _, w in v) for who, v in got.items()}
-                line = f"{name}: median CPU a frame, this {med['this']:.1f} ms (wall {wall['this']:.1f})"
-                if len(pythons) > 1:
-                    line += (f", other {med['other']:.1f} ms (wall {wall['other']:.1f}), this / other: CPU "
-                             f"{med['this'] / med['other']:.2f}, wall {wall['this'] / wall['other']:.2f}")
+                med = {who: statistics.median(v) for who, v in got.items()}
+                line = f"{name}: median CPU a frame, this {med['this']:.1f} ms"
+                if args.ab:
+                    line += f", other {med['other']:.1f} ms, this / other {med['this'] / med['other']:.2f}"
                 print(line, flush=True)
     finally:
         xvfb.close()

@@ -8,11 +8,6 @@ themselves are the table in game/keys.py.
     ctl = Controller(Scene.load("levels/rope.toml"), out_dir="/tmp")
     ctl.press(arcade.key.N)    # or ctl.do("next")
     ctl.update(1 / 60)         # steps the scene, polls the level file
-
-The window makes its controller with ``overlap=True``: then a scene of OVERLAP_POINTS
-or more has its frame's steps, and the CPU paint of the next frame, run on a worker
-thread (`launch`) while the window draws its overlays and swaps buffers, and waits for
-them (`settle`) before it handles the next event. Without a window nothing changes.
 """
 from __future__ import annotations
 
@@ -20,7 +15,6 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
@@ -39,21 +33,11 @@ STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) 
 HINT_SECONDS = 6.0     # s the first-start hint stays
 HINT = "H shows the keys"
 MESSAGE_MAX_DT = 0.1   # s: a stalled frame (first-step compile, a drag of the window) counts this much toward messages
-OVERLAP_POINTS = 100_000   # points from which the window steps and paints the next frame on a worker thread while
-                           # it presents this one (`launch`); below, every frame is stepped and drawn in turn on
-                           # the window's thread and no worker thread exists. Measured in the real window
-                           # (bench.frames --window --ab, issue 15): see docs/performance.md
 
 
 class Controller:
-    def __init__(self, scene: Scene, levels=None, reduced_motion: bool | None = None, out_dir=".",
-                 overlap: bool = False):
+    def __init__(self, scene: Scene, levels=None, reduced_motion: bool | None = None, out_dir="."):
         self.scene = scene
-        self.overlap = overlap              # may large scenes step and paint ahead on a worker (`launch`)?
-        self._worker: ThreadPoolExecutor | None = None   # made for the first large scene, one thread
-        self._job: Future | None = None     # the steps and paint `launch` started, until `settle`
-        self._due = 0                       # steps `update` left for `launch`
-        self._large: tuple = (None, False)  # (the scene's Frame, whether it has OVERLAP_POINTS points)
         self.levels = [Path(p).resolve() for p in (level.shipped() if levels is None else levels)]
         self.reduced_motion = reduced_motion   # None: each level's own; M sets the player's choice
         self.out_dir = Path(out_dir)
@@ -94,7 +78,6 @@ class Controller:
         return True
 
     def do(self, action: str, arg: int | None = None) -> None:
-        self.settle()                        # a key acts on the scene: never while the worker steps it
         if arg is None:
             self._actions[action]()
         else:
@@ -177,8 +160,6 @@ class Controller:
         return True
 
     def _adopt(self, new: Scene, banner: str | None = None) -> None:
-        self.settle()
-        self._due = 0
         old, self.scene = self.scene, new
         old.close()
         self.revision += 1
@@ -253,63 +234,15 @@ class Controller:
 
     # ── frames ───────────────────────────────────────────────────────────────
     def update(self, dt: float) -> int:
-        """A frame of ``dt`` seconds passed: poll the level file, run the fixed steps due. Returns steps due.
-        When the frame `overlaps`, they are not run here but by `launch`, after the frame is drawn."""
-        self.settle()
+        """A frame of ``dt`` seconds passed: poll the level file, run the fixed steps due. Returns steps run."""
         self.now += min(max(0.0, dt), MESSAGE_MAX_DT)   # messages are not missed during a stall
         new = self.guard("reload", self.watcher.tick, dt, self.scene)
         if new is not None:
             self._adopt(new, banner=f"reloaded {new.level.path.name}")
         n = self.clock.advance(dt, self.rates.step_ms / 1000.0)
         if n and not self.paused:
-            if self.overlaps():
-                self._due += n
-                return n
             return self.guard("step", self._step, n) or 0
         return 0
-
-    # ── the next frame beside this one (large scenes in the window) ───────────
-    def overlaps(self) -> bool:
-        """Whether this frame's steps and the next frame's CPU paint run on the worker (`launch`) while
-        the window presents: the window asked for it, the scene has OVERLAP_POINTS points or more, it
-        plays (paused, nothing changes to paint ahead) and the studio is closed (its panel reads and
-        edits the scene between the draw and the present)."""
-        if not self.overlap or self.paused or self.show_studio:
-            return False
-        frame, large = self._large
-        if frame is not self.scene.frame:                # a new scene, or the scene rebuilt
-            large = self.scene.point_count >= OVERLAP_POINTS
-            self._large = (self.scene.frame, large)
-        return large
-
-    def launch(self) -> bool:
-        """Start the steps `update` left, then `Scene.paint_ahead` (the next draw's CPU paint), on the
-        worker thread, and return: the window calls it once this frame's scene is drawn, presents the
-        frame meanwhile and calls `settle` before it handles any event. So a frame shows the state
-        before its own steps (one frame later than without: the input latency a frame more, the frame
-        itself shorter), while every step sees exactly the events it would have seen. False: nothing
-        to start (the frame does not overlap)."""
-        if self._job is not None or not self.overlaps():
-            return False
-        n, self._due = self._due, 0
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ropework-ahead")
-        self._job = self._worker.submit(_ahead, self.scene, n)
-        return True
-
-    def settle(self) -> None:
-        """Wait for what `launch` started; its errors become the usual one-line message (a failed step
-        pauses the scene, as on this thread)."""
-        job, self._job = self._job, None
-        if job is None:
-            return
-        n, seconds, step_error, draw_error = job.result()
-        if step_error is not None:
-            self.guard("step", _reraise, step_error)
-        elif n:
-            self.rates.steps(n, seconds)
-        if draw_error is not None:
-            self.guard("draw", _reraise, draw_error)
 
     def _step(self, n: int) -> int:
         t0 = time.perf_counter()
@@ -318,7 +251,6 @@ class Controller:
         return n
 
     def resize(self, width: float, height: float) -> None:
-        self.settle()
         self.scene.resize(width, height)
 
     def frame(self, dt: float, grab, draw_calls: int = 0) -> None:
@@ -406,10 +338,6 @@ class Controller:
         self._savers.clear()
 
     def close(self) -> None:
-        self.settle()
-        if self._worker is not None:
-            self._worker.shutdown()
-            self._worker = None
         self.finish()
         self.scene.close()
 
@@ -493,24 +421,3 @@ class Controller:
     def stats(self) -> str:
         """The statistics overlay's text; refreshed twice a second, so it can be read."""
         return self._stats
-
-
-def _ahead(scene: Scene, n: int):
-    """The worker's part of a frame (`Controller.launch`): ``n`` steps, then the next draw's CPU paint.
-    Returns (n, seconds the steps took, the step's exception, the paint's): nothing escapes the thread."""
-    t0 = time.perf_counter()
-    try:
-        if n:
-            scene.step(n)
-    except Exception as e:  # noqa: BLE001  reported on the window's thread by `settle`
-        return n, 0.0, e, None
-    seconds = time.perf_counter() - t0
-    try:
-        scene.paint_ahead()
-    except Exception as e:  # noqa: BLE001
-        return n, seconds, None, e
-    return n, seconds, None, None
-
-
-def _reraise(e: BaseException):
-    raise e

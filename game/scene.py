@@ -496,18 +496,6 @@ class Scene:
                 for d in self.draws:
                     d.draw(self.frame, layer.name, ctx)
 
-    def paint_ahead(self) -> None:
-        """The CPU part of the next `draw`, now, on this thread, without GL: the draw systems that have one
-        (`DrawRopes.paint_ahead`: stroke bodies painted on the CPU) paint the present state, and the next
-        `draw` only sends that picture — after checking it is of what it is to draw, else it paints again.
-        Lets a window paint the next frame on another thread while its own presents this one."""
-        with self.active():
-            for layer in self.layers:
-                for d in self.draws:
-                    ahead = getattr(d, "paint_ahead", None)
-                    if ahead is not None:
-                        ahead(self.frame, layer.name)
-
     @property
     def background(self) -> tuple[float, float, float, float]:
         return BACKGROUND[self.theme]

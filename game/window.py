@@ -9,7 +9,6 @@ this module only forwards events to it and draws the text it says.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Callable
@@ -33,8 +32,6 @@ BANNER_FONT = 26               # pt: a newly opened level's title
 HELP_KEYS_WIDTH = 90           # px: the help's key column
 HELP_WIDTH = 560               # px: the help's heading wraps at this width
 ROW = 20                       # px between help lines at FONT
-OVERLAP = os.environ.get("ROPEWORK_OVERLAP", "on") != "off"   # large scenes step and paint the next frame while
-                                                             # this one is presented (Controller.launch); "off": A/B
 FRAME_PERIOD = 1 / 60          # s between frames the window aims at (the display's rate; one fixed step each)
 
 # The controller's cursor names (CSS's) → pyglet system cursors. No platform pyglet
@@ -238,7 +235,6 @@ class PlayWindow(arcade.Window):
             if not self.closed:
                 self.draw(dt)                              # on_draw, then the buffer swap
         finally:
-            self.ctl.settle()                              # the worker's steps end before any event is handled
             if not self.closed:
                 pyglet.clock.schedule_once(self._tick, max(0.0, self._due - time.perf_counter()))
 
@@ -265,9 +261,6 @@ class PlayWindow(arcade.Window):
     def on_draw(self):
         self.ctl.guard("draw", self._draw_scene)
         self.ctx.screen.use()                              # a draw that failed half-way may have left its own bound
-        # A large scene's next steps and CPU paint start now on the worker (Controller.launch), beside
-        # the overlays and the buffer swap, which read no scene state; `_tick` waits for them.
-        self.ctl.launch()
         self.ctl.guard("draw", self._draw_overlay)
 
     def _draw_scene(self):
@@ -368,7 +361,7 @@ def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_
     window = PlayWindow(size, title)
     if notice:
         window.show_notice(notice)
-    ctl = Controller(build(), reduced_motion=reduced_motion, overlap=OVERLAP)
+    ctl = Controller(build(), reduced_motion=reduced_motion)
     window.start(ctl)
     try:
         arcade.run()

@@ -3,9 +3,7 @@
 Reads: Points, Ropes, RopeStyle, Rail, Layer, Frame.theme. Writes: the framebuffer.
 
 One stroke draw call and one quad draw call per rope body, whatever the number
-of ropes: every rope of a body shares one vertex stream. A body painted on the CPU
-can be painted ahead (`paint_ahead`, off the GL thread), its next draw then only
-sending the picture.
+of ropes: every rope of a body shares one vertex stream.
 """
 from __future__ import annotations
 
@@ -51,13 +49,3 @@ class DrawRopes:
             if ends:
                 dots.upload(np.concatenate(ends))
                 dots.draw(viewport)
-
-    def paint_ahead(self, frame, layer_name: str) -> None:
-        """The CPU part of the next `draw` of this layer, now and without GL (`gfx.Strokes.paint_ahead`):
-        the bodies whose strokes were painted on the CPU are painted again from their present state."""
-        for ent, (pts, ropes, style, layer) in esper.get_components(Points, Ropes, RopeStyle, Layer):
-            if layer.name == layer_name and ent in self._gl:
-                strokes = self._gl[ent][0]
-                if strokes.painted:
-                    strokes.upload(pts.pos, ropes.start, ropes.count, style.colour, style.width)
-                    strokes.paint_ahead()

@@ -185,24 +185,19 @@ class Canvas:
         v = self.region(scene_size)
         if v is None:
             return None
-        self.fit(v, eight_bit(self.ctx.fbo))
-        if clear:
-            self.image.fill(0.0)
-        return v
-
-    def fit(self, v: View, eight: bool) -> None:
-        """Size `image` (and `pixels`, for an 8-bit target) to view ``v``, keeping the buffers' contents:
-        no GL, so a painter may call it off the GL thread with the view and target of the last draw."""
         w, h = v.rect[2], v.rect[3]
         if self._store.size < w * h * 4:
             self._store = np.zeros(w * h * 4, np.float32)
         self.image = self._store[:w * h * 4].reshape(h, w, 4)
-        self.eight = eight
+        self.eight = eight_bit(self.ctx.fbo)
         if self.eight:
             if self._store8.size < w * h * 4:
                 self._store8 = np.zeros(w * h * 4, np.uint8)
             self.pixels = self._store8[:w * h * 4].reshape(h, w, 4)
+        if clear:
+            self.image.fill(0.0)
         self.view = v
+        return v
 
     def show(self) -> None:
         """Upload `image` and composite it."""

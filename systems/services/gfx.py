@@ -315,8 +315,6 @@ class Strokes:
         self._cpu = None             # (pos, samples, colour, width) of the last upload, for the painter
         self._gpu_stale = True       # the GL buffers do not hold the last upload yet
         self.sent = 0                # samples the last GPU draw sent (culled to its viewport; tests, bench)
-        self._last_paint = None      # (viewport, view, 8-bit, width_scale, alpha_scale, override) of the last CPU paint
-        self._ahead = None           # (that call, topology, the upload) `paint_ahead` painted the canvas from
 
     def upload(self, pos: np.ndarray, start, count, colour: np.ndarray, width: np.ndarray) -> None:
         """pos: float[n, >=2] scene px; start/count: the chains; colour float[r, 4]; width float[r]."""
@@ -415,11 +413,9 @@ class Strokes:
         ctx.front_face = face
 
     def _paint(self, viewport, width_scale, alpha_scale, override) -> bool:
-        """Paint on the CPU when `cpu_paints` says so and the viewport fits a canvas; False: use the GPU.
-        What `paint_ahead` painted is only sent, when it was painted from what is to be drawn now."""
+        """Paint on the CPU when `cpu_paints` says so and the viewport fits a canvas; False: use the GPU."""
         from ropework.systems.services import canvas, split, stroke_raster
         self.painted = False
-        ahead, self._ahead = self._ahead, None
         v = canvas.view(self.ctx.viewport, self.ctx.fbo.size, viewport)
         if v is None or v.rect[2] * v.rect[3] > canvas.MAX_PIXELS:
             return False
@@ -429,37 +425,11 @@ class Strokes:
             self.canvas = stroke_raster.Band(self.ctx)
         self.canvas.gain = self.gain
         pos, colour, width = self._cpu
-        call = (tuple(viewport), v, canvas.eight_bit(self.ctx.fbo), width_scale, alpha_scale,
-                None if override is None else tuple(override))
-        self._last_paint = call
-        if ahead is not None and ahead[0] == call and ahead[1] == self._topology and all(
-                np.array_equal(a, b) for a, b in zip(ahead[2], self._cpu)):
-            stroke_raster.show(self.canvas)
-        else:
-            self.canvas.rows = None
-            stroke_raster.prepare(self.canvas, self.canvas.narrow(v), call[2], pos, *self._chains, self._samples,
-                                  self.subdiv, colour, width, width_scale, alpha_scale, override)
-            stroke_raster.show(self.canvas)
+        if not stroke_raster.paint(self.canvas, viewport, pos, *self._chains, self._samples, self.subdiv, colour,
+                                   width, width_scale, alpha_scale, override):
+            return False
         self.painted = True
         return True
-
-    def paint_ahead(self) -> bool:
-        """Paint the last `upload` now, on this thread, as the last CPU-painted `draw` was painted (the same
-        viewport, target and scales), so that the next `draw` only sends it; no GL call. That draw checks
-        that it draws the very positions, colours, widths and chains painted here with the same call, and
-        paints again if not. False (nothing done) when the last draw was not painted on the CPU."""
-        from ropework.systems.services import stroke_raster
-        call = self._last_paint
-        if call is None or self.canvas is None or not self.n_samples:
-            return False
-        self._ahead = None
-        viewport, v, eight, width_scale, alpha_scale, override = call
-        pos, colour, width = self._cpu
-        self.canvas.rows = None
-        stroke_raster.prepare(self.canvas, v, eight, pos, *self._chains, self._samples, self.subdiv, colour, width,
-                              width_scale, alpha_scale, override)
-        self._ahead = (call, self._topology, tuple(np.array(a) for a in self._cpu))   # copies: the upload may
-        return True                                                                   # alias the live arrays
 
 
 _QUAD_VS = """

@@ -397,7 +397,6 @@ class Band(canvas.Canvas):
     rows: tuple[int, int] | None = None   # [r0, r1) of the viewport's rows (GL order) the next `begin` covers
     parts: list | None = None             # framebuffer rectangles (x, y, w, h) the painted strokes lie in, or None
     _work: tuple = ()                     # the painter's per-sample buffers (`work`), kept from draw to draw
-    filled: bool = False                  # `prepare` painted strokes that `show` is to send
 
     def work(self, m: int):
         """(V, C, Q, lo, hi) for ``m`` samples: float32[m, 6], float32[m, 4], int32[m] × 3, reused from the
@@ -431,10 +430,7 @@ class Band(canvas.Canvas):
             ctx.scissor = saved
 
     def region(self, scene_size):
-        return self.narrow(super().region(scene_size))
-
-    def narrow(self, v):
-        """View ``v`` (the whole viewport's) narrowed to `rows`; as it is when `rows` is None."""
+        v = super().region(scene_size)
         if v is None or self.rows is None:
             return v
         x, y, w, h = v.rect
@@ -469,32 +465,11 @@ def paint(band: Band, scene_size, pos, start, count, samples, subdiv, colour, wi
     """Paint the strip of ``samples`` (`gfx.stroke_samples` of the chains ``start``/``count``) through
     ``pos`` as `gfx.Strokes.draw` would draw it, into ``band`` over the bound viewport, and
     composite it; ``lod``: leave out look-alike ropes closer than `LOD_GAP` to painted ones. False
-    (nothing drawn) when the viewport does not fit a canvas. `prepare` (the kernels) then `show` (GL)."""
+    (nothing drawn) when the viewport does not fit a canvas."""
     band.rows = None
     full = band.region(scene_size)
     if full is None:
         return False
-    prepare(band, full, canvas.eight_bit(band.ctx.fbo), pos, start, count, samples, subdiv, colour, width,
-            width_scale, alpha_scale, override, lod)
-    show(band)
-    return True
-
-
-def show(band: Band) -> None:
-    """Upload and composite what `prepare` painted into ``band`` (nothing, if it painted nothing)."""
-    if band.filled:
-        band.upload(quantized=band.eight)
-        band.composite()
-
-
-def prepare(band: Band, full: canvas.View, eight: bool, pos, start, count, samples, subdiv, colour, width,
-            width_scale=1.0, alpha_scale=1.0, override=None, lod: bool = True) -> None:
-    """`paint`'s CPU part, for the viewport seen as ``full`` (`Canvas.region`) of an ``eight``-bit target:
-    the strip painted into ``band``'s image (and its 8-bit pixels), its `rows` and `parts` set; `show`
-    sends it. No GL call, so it may run on another thread than the draw's, while the GL thread does
-    something else (the window paints the next frame while it presents this one: game/controller.py)."""
-    band.rows = None
-    band.filled = False
     m = len(samples)
     V, C, Q, lo, hi = band.work(m)
     P = np.ascontiguousarray(pos[:, :2], dtype=np.float32)
@@ -526,7 +501,7 @@ def prepare(band: Band, full: canvas.View, eight: bool, pos, start, count, sampl
     counts = found[:, 0].astype(np.int64)
     nq = int(counts.sum())
     if not nq:
-        return
+        return True
     if len(ranges) > 1:                      # each range's quads from its first sample on: gathered in order
         take = np.concatenate([np.arange(packed[a], packed[a] + c) for (a, _), c in zip(ranges, counts)])
         Q, lo, hi = Q[take], lo[take], hi[take]
@@ -538,7 +513,8 @@ def prepare(band: Band, full: canvas.View, eight: bool, pos, start, count, sampl
     r0 = max(0, (int(math.floor(rmin)) - 1) // ROW_STEP * ROW_STEP)
     r1 = min(h, -(-(int(math.ceil(rmax)) + 1) // ROW_STEP) * ROW_STEP)
     band.rows = (r0, max(r1, r0 + 1))
-    band.fit(band.narrow(full), eight)       # not cleared: each band clears its own rows as it paints them
+    if band.begin(scene_size, clear=False) is None:   # each band clears its own rows as it paints them
+        return False
     img = band.image
     lo -= r0                                 # rows of the band (the vertices' are shifted as they are read)
     hi -= r0
@@ -547,4 +523,6 @@ def prepare(band: Band, full: canvas.View, eight: bool, pos, start, count, sampl
     split.run((paint_band, (img, pixels, V, C, Q, lo, hi, a, b, np.float32(r0)))
               for a, b in bands(np.clip(lo, 0, n - 1), np.clip(hi, 0, n - 1), n, BANDS))
     band.parts = parts(cols, band.view.rect, r0)
-    band.filled = True
+    band.upload(quantized=band.eight)
+    band.composite()
+    return True
