@@ -29,7 +29,7 @@ DIM = (170, 200, 205, 255)     # key names in the help, a calmer colour than the
 ERROR = (255, 130, 110, 255)
 FONT = 12                      # pt: overlay text
 BANNER_FONT = 26               # pt: a newly opened level's title
-HELP_KEYS_WIDTH = 90           # px: the help's key column
+HELP_KEYS_WIDTH = 90           # px: the help's key column at least (wider when a key name needs it)
 HELP_WIDTH = 560               # px: the help's heading wraps at this width
 ROW = 20                       # px between help lines at FONT
 FRAME_PERIOD = 1 / 60          # s between frames the window aims at (the display's rate; one fixed step each)
@@ -96,7 +96,7 @@ class Overlay:
             changed |= self._set(kt, label if ctl.show_help else "")
             changed |= self._set(dt, doc if ctl.show_help else "")
         changed |= self._set(self.stats, ctl.stats if ctl.show_stats else "")
-        changed |= self._set(self.banner, ctl.banner)
+        changed |= self._set(self.banner, "" if ctl.show_help else ctl.banner)   # the help's heading has the title
         changed |= self._set(self.status, ctl.status)
         changed |= self._set(self.error, ctl.error)
         if changed:
@@ -114,13 +114,14 @@ class Overlay:
         self.error.position = (PAD * 2, PAD * 2 + below + self.error.content_height)
         _wrap(self.help_head, max(50, min(HELP_WIDTH, w - 6 * PAD)))
         docs = max(d.content_width for _, d in self.help_rows)
+        keys_w = max([HELP_KEYS_WIDTH] + [k.content_width + PAD * 2 for k, _ in self.help_rows])   # the longest key name
         head = self.help_head.content_height + ROW
-        self._help_box = (max(self.help_head.content_width, HELP_KEYS_WIDTH + docs), head + ROW * len(self.help_rows))
+        self._help_box = (max(self.help_head.content_width, keys_w + docs), head + ROW * len(self.help_rows))
         x0, y0 = (w - self._help_box[0]) / 2, (h + self._help_box[1]) / 2
         self.help_head.position = (x0, y0)
         for i, (kt, dt) in enumerate(self.help_rows):
             kt.position = (x0, y0 - head - i * ROW)
-            dt.position = (x0 + HELP_KEYS_WIDTH, y0 - head - i * ROW)
+            dt.position = (x0 + keys_w, y0 - head - i * ROW)
 
     def draw(self) -> None:
         """Panels and text, one batch. (Drawn one by one, arcade's rectangles were ~0.28 ms of the main

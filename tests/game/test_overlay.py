@@ -60,3 +60,25 @@ def test_an_overlay_told_what_it_shows_looks_at_nothing_again(ctl, gl_window, mo
     ctl.toggle_stats()
     ov.update(ctl, w, h)
     assert ov.stats.visible and ov.stats.text == ctl.stats and looked
+
+
+def test_the_help_keeps_its_key_names_clear_of_their_descriptions_and_the_banner_clear_of_it(ctl, gl_window):
+    """Every key name ends before its description begins (Ctrl+Shift+S is wider than the key column's
+    least width), the rows stay inside the help's panel, and a level's banner is hidden while the help is
+    open (its heading carries the title) and back when it closes."""
+    w, h = 1280, 720
+    ov = Overlay()
+    ov.update(ctl, w, h)
+    assert ov.banner.visible
+    ctl.toggle_help()
+    ov.update(ctl, w, h)
+    assert not ov.banner.visible and not ov.panels["banner"].visible
+    rows = [(k, d) for k, d in ov.help_rows if k.visible]
+    assert rows and max(k.content_width for k, _ in rows) > 90       # there is a key name wider than 90 px
+    panel = ov.panels["help"]
+    for k, d in rows:
+        assert k.position[0] + k.content_width < d.position[0], k.text
+        assert d.position[0] + d.content_width <= panel.x + panel.width - PAD + 0.5, d.text
+    ctl.toggle_help()
+    ov.update(ctl, w, h)
+    assert ov.banner.visible
