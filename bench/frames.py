@@ -940,6 +940,12 @@ def window_markdown(rep: dict) -> str:
             load_ = statistics.median(r["load"][0] for rs in got.values() for r in rs)
             if ab:
                 b = got["ab"]
+                if not med(b, 'cpu_ms_per_frame'):   # the other side's probe drew no frame: say so, no ratio
+                    out.append(f"| {label} | {mode} | (no frames) → **{med(a, 'fps_overlay_median'):.1f}** "
+                               f"| {med(a, 'fps_outside'):.1f} | {med(a, 'p90_frame_ms'):.1f} "
+                               f"| — → **{med(a, 'cpu_ms_per_frame'):.1f}** | — "
+                               f"| {med(a, 'xvfb_cpu_ms_per_frame'):.1f} | {load_:.2f} |")
+                    continue
                 out.append(f"| {label} | {mode} | {med(b, 'fps_overlay_median'):.1f} → **{med(a, 'fps_overlay_median'):.1f}** "
                            f"| {med(a, 'fps_outside'):.1f} | {med(a, 'p90_frame_ms'):.1f} "
                            f"| {med(b, 'cpu_ms_per_frame'):.1f} → **{med(a, 'cpu_ms_per_frame'):.1f}** "
