@@ -55,6 +55,7 @@ from functools import lru_cache
 import esper
 import numpy as np
 from arcade.gl import BufferDescription
+from pyglet import gl
 from pyglet.gl import GL_VIEWPORT, GLint, glGetIntegerv
 
 from ropework.components import Layer, Points
@@ -677,6 +678,50 @@ def _art(kind: str, *args) -> np.ndarray:
     return rgba
 
 
+def _halve(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a`` (int64[h, w, 4]) to half its size along ``axis`` (at least 1), as llvmpipe's linear blit
+    samples it: destination texel i reads the source at (i + ½)·n/N − ½, between two texels (clamped
+    to the edge) with a weight rounded to 1/256, the sum rounded: (A·(256 − w) + B·w + 128) >> 8."""
+    n = a.shape[axis]
+    m = max(1, n // 2)
+    u = (np.arange(m) + 0.5) * n / m - 0.5
+    lo = np.floor(u)
+    w = np.floor((u - lo) * 256 + 0.5).astype(np.int64)
+    i0 = np.clip(lo.astype(np.int64), 0, n - 1)
+    i1 = np.clip(lo.astype(np.int64) + 1, 0, n - 1)
+    shape = [1, 1, 1]
+    shape[axis] = m
+    w = w.reshape(shape)
+    return (np.take(a, i0, axis=axis) * (256 - w) + np.take(a, i1, axis=axis) * w + 128) >> 8
+
+
+def mip_levels(rgba: np.ndarray) -> list[np.ndarray]:
+    """Levels 1, 2, … down to 1×1 of uint8[h, w, 4] ``rgba``, each from the one before: what
+    glGenerateMipmap makes on llvmpipe (across then down; the same bytes for even sizes, and within
+    1 of them for odd ones), made on the CPU because llvmpipe's own took 0.15-0.19 s a texture (its
+    blit's set-up, for a 2048×128 strap as for a 608×855 card face) of every lanyard start (issue 15)."""
+    levels, a = [], rgba.astype(np.int64)
+    while a.shape[0] > 1 or a.shape[1] > 1:
+        a = _halve(_halve(a, 1), 0)
+        levels.append(a.astype(np.uint8))
+    return levels
+
+
+def upload_mips(tex, rgba: np.ndarray) -> None:
+    """Give ``tex`` (level 0 holding ``rgba``) its mip levels (`mip_levels`), as build_mipmaps would."""
+    gl.glActiveTexture(gl.GL_TEXTURE0 + tex.ctx.default_texture_unit)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, tex.glo)
+    gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+    gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_BASE_LEVEL, 0)
+    levels = mip_levels(rgba)
+    gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAX_LEVEL, len(levels))
+    for i, level in enumerate(levels, 1):
+        h, w = level.shape[:2]
+        data = np.ascontiguousarray(level)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, i, gl.GL_RGBA8, w, h, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE,
+                        data.ctypes.data)
+
+
 class Shared:
     """What every lanyard layer of a scene can share: the two programs, the layer framebuffer, and
     each texture by what it shows (32 default lanyards hold one strap, one front and one back)."""
@@ -724,7 +769,7 @@ class Shared:
             tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
                               wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
                               filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
-            tex.build_mipmaps()
+            upload_mips(tex, rgba)
             tex.anisotropy = TEXTURE_ANISOTROPY
             self._textures[key] = tex
         return tex

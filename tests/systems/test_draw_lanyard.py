@@ -561,3 +561,39 @@ def test_the_card_art_reads_as_the_drivers_ewa_drew_it(gl_window):
     assert max(off["ours"].values()) < 4.5
     assert all(off["ours"][p] < off["trilinear"][p] + 0.15 for p in faced)
     assert sum(off["ours"][p] for p in turned) < 0.8 * sum(off["trilinear"][p] for p in turned)
+
+
+def _level_of(tex, level: int, shape) -> np.ndarray:
+    from pyglet import gl
+    h, w = shape
+    out = np.empty((h, w, 4), np.uint8)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, tex.glo)
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    gl.glGetTexImage(gl.GL_TEXTURE_2D, level, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, out.ctypes.data)
+    return out
+
+
+@pytest.mark.parametrize("shape", [(128, 2048), (855, 608), (428, 304), (7, 5)])   # the strap, the card faces
+def test_the_mip_levels_made_on_the_cpu_are_the_drivers(gl_window, shape):
+    """`mip_levels` against glGenerateMipmap, level by level: the same bytes where a size is even, within
+    1 (and rarely) where it is odd; and `upload_mips` puts every one of them into the texture."""
+    from ropework.systems.draw_lanyard import mip_levels, upload_mips
+    ctx = gl_window.ctx
+    rng = np.random.default_rng(4)
+    rgba = rng.integers(0, 256, (*shape, 4), dtype=np.uint8)
+    rgba[: shape[0] // 3] = (230, 20, 40, 255)                  # flat print beside noise: both kinds of texel
+    size = (shape[1], shape[0])
+    driver = ctx.texture(size, components=4, data=rgba.tobytes(), filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+    driver.build_mipmaps()
+    ours = ctx.texture(size, components=4, data=rgba.tobytes(), filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
+    upload_mips(ours, rgba)
+    levels = mip_levels(rgba)
+    assert levels[-1].shape == (1, 1, 4) and len(levels) == int(np.log2(max(shape)))
+    for k, level in enumerate(levels, 1):
+        want = _level_of(driver, k, level.shape[:2]).astype(int)
+        assert np.array_equal(_level_of(ours, k, level.shape[:2]), level)
+        if k == 1:                                              # later levels start from our own level k-1
+            off = np.abs(level.astype(int) - want)
+            assert off.max() <= 1 and (off > 0).mean() < 0.01, (k, off.max(), (off > 0).mean())
+            if shape[0] % 2 == 0 and shape[1] % 2 == 0:
+                assert off.max() == 0
