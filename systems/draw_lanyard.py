@@ -717,9 +717,7 @@ def upload_mips(tex, rgba: np.ndarray) -> None:
     gl.glTexParameteri(gl.GL_TEXTURE_2D, gl.GL_TEXTURE_MAX_LEVEL, len(levels))
     for i, level in enumerate(levels, 1):
         h, w = level.shape[:2]
-        data = np.ascontiguousarray(level)
-        gl.glTexImage2D(gl.GL_TEXTURE_2D, i, gl.GL_RGBA8, w, h, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE,
-                        data.ctypes.data)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, i, gl.GL_RGBA8, w, h, 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, level.tobytes())
 
 
 class Shared:
