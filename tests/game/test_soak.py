@@ -54,6 +54,25 @@ def test_the_soak_sees_a_memory_leak(gl_window, monkeypatch):
     assert any("resident memory grew" in f for f in r["failures"]), r
 
 
+def test_the_soak_sees_a_leak_that_reuses_memory_freed_before_it(gl_window, monkeypatch):
+    """A worker that ran other tests first holds freed pages inside malloc's heap; a leak fills them.
+
+    1,000 freed 200 KB blocks pinned apart by live small ones leave ≈ 195 MB resident but
+    free, more than the 87 MB hoard: read as plain RSS that leak grows nothing (CI saw it).
+    """
+    big = np.ones(2**20)
+    del big                       # glibc raises its mmap threshold: the blocks below go in the heap
+    blocks, pins = [], []
+    for _ in range(1_000):
+        blocks.append(np.ones(25_000))
+        pins.append(np.ones(200))
+    del blocks
+    _broken(monkeypatch, lambda scene, hoard: hoard.append(np.ones(2**14)))   # 128 KB per step
+    r = sk.soak(ROPE, 1_400, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
+    assert any("resident memory grew" in f for f in r["failures"]), r
+    assert len(pins) == 1_000
+
+
 def test_the_soak_sees_new_entities(gl_window, monkeypatch):
     import esper
 
