@@ -249,9 +249,11 @@ class DrawTendrils:
             fade = gl["fade"]
             ctx.enable(ctx.BLEND)
             if keep > 0 and hot.any():                        # clamped to 1 (of white): min(light, 1 / range)
-                gl_raw.glBlendEquation(gl_raw.GL_MIN)
-                _draw_runs(trail, hot.astype(np.int8), (0.0, 1.0 / LIGHT_RANGE), fade)
-                gl_raw.glBlendEquation(gl_raw.GL_FUNC_ADD)
+                gl_raw.glBlendEquation(gl_raw.GL_MIN)         # arcade does not track the equation:
+                try:                                          # every later draw would take the MIN
+                    _draw_runs(trail, hot.astype(np.int8), (0.0, 1.0 / LIGHT_RANGE), fade)
+                finally:
+                    gl_raw.glBlendEquation(gl_raw.GL_FUNC_ADD)
             if cover.any():                                   # × keep where lit, × 0 where no longer
                 ctx.blend_func = ctx.ZERO, ctx.SRC_COLOR
                 trail.shown_runs = _draw_runs(trail, np.where(lit, 2, np.where(cover, 1, 0)), (0.0, 0.0, keep), fade)

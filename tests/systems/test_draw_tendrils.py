@@ -255,3 +255,34 @@ def test_the_fade_clamps_the_light_to_white_and_keeps_its_share(scenes, gl_windo
     finally:
         draw_tendrils._draw_runs = real
     assert max(over) > 1000                                               # light well past white was clamped
+
+
+def test_a_clamp_that_fails_leaves_the_blend_equation_as_it_found_it(scenes, gl_window, monkeypatch):
+    """The clamp draws with GL_MIN, which arcade does not track: if its draw raises, the equation is
+    back to GL_FUNC_ADD, so the window's next frames (and every other layer) still add."""
+    from pyglet import gl as raw
+    size = (320, 180)
+    scene = scenes("tendrils.toml", size=size)
+    off = Offscreen(gl_window.ctx, size)
+    whip(scene, 20, lambda i: off.render(scene), size)
+    real = draw_tendrils._draw_runs
+
+    def fail_in_min(trail, code, keeps, program):
+        eq = raw.GLint()
+        raw.glGetIntegerv(raw.GL_BLEND_EQUATION_RGB, eq)
+        if eq.value == raw.GL_MIN:
+            raise RuntimeError("a draw failed")
+        return real(trail, code, keeps, program)
+    monkeypatch.setattr(draw_tendrils, "_draw_runs", fail_in_min)
+    raised = False
+    for _ in range(10):                       # until a frame clamps (last frame's adds may pass white)
+        scene.step(1)
+        try:
+            off.render(scene)
+        except RuntimeError:
+            raised = True
+            break
+    assert raised
+    eq = raw.GLint()
+    raw.glGetIntegerv(raw.GL_BLEND_EQUATION_RGB, eq)
+    assert eq.value == raw.GL_FUNC_ADD
