@@ -54,6 +54,7 @@ def test_the_soak_sees_a_memory_leak(gl_window, monkeypatch):
     assert any("resident memory grew" in f for f in r["failures"]), r
 
 
+@pytest.mark.skipif(sk._TRIM is None, reason="the freed-pages layout below is glibc's")
 def test_the_soak_sees_a_leak_that_reuses_memory_freed_before_it(gl_window, monkeypatch):
     """A worker that ran other tests first holds freed pages inside malloc's heap; a leak fills them.
 
@@ -70,7 +71,7 @@ def test_the_soak_sees_a_leak_that_reuses_memory_freed_before_it(gl_window, monk
     _broken(monkeypatch, lambda scene, hoard: hoard.append(np.ones(2**14)))   # 128 KB per step
     r = sk.soak(ROPE, 1_400, ctx=gl_window.ctx, warmup=600, render_every=200, check_every=200)
     assert any("resident memory grew" in f for f in r["failures"]), r
-    assert len(pins) == 1_000
+    assert len(pins) == 1_000     # keeps the pins alive through the soak, so the freed blocks stay apart
 
 
 def test_the_soak_sees_new_entities(gl_window, monkeypatch):
