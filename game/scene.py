@@ -157,7 +157,7 @@ def kernels_called(level: Level) -> list[str]:
     for disp in mine:
         disp._reset_overloads()          # numba's own recompile() does this first
     _warm_scene(level)
-    return [kernels._name(d) for d in mine if d.overloads]
+    return [kernels.name_of(d) for d in mine if d.overloads]
 
 
 HELPER_TIMEOUT_S = 300.0   # s a child may take for its share before it is killed and this process compiles it
@@ -275,7 +275,7 @@ def start_helper(level: Level) -> Helper | None:
             theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
             skip = frozenset(spec.name for spec, _ in frame(level)   # theirs, and drawing (arcade's import)
                              if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
-            with kernels.unsaved(kernels._name(d) for d in kernels.KERNELS if kernels._name(d) not in child_kernels):
+            with kernels.unsaved(kernels.name_of(d) for d in kernels.KERNELS if kernels.name_of(d) not in child_kernels):
                 _warm_scene(level, skip=skip)
             code = 0
         except BaseException:                # the parent compiles whatever is missing

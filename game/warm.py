@@ -46,7 +46,7 @@ def plan() -> str:
         key, _ = _kernel_key(lv)
         names = kernels_called(lv)
         for d in kernels.KERNELS:
-            name = kernels._name(d)
+            name = kernels.name_of(d)
             if name in names and name not in cost:
                 times = [sum(t.init + t.run + t.finalize for p in cres.metadata.get("pipeline_times", {}).values()
                              for t in p.values())

@@ -29,9 +29,9 @@ if helper is not None:
 warm(lv, helper)
 if helper is not None:
     got["status"] = helper.status
-got["compiled_here"] = sorted(kernels._name(d) for d in kernels.KERNELS
+got["compiled_here"] = sorted(kernels.name_of(d) for d in kernels.KERNELS
                               if d.overloads and not sum(d._cache_hits.values()))
-got["loaded"] = sorted(kernels._name(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
+got["loaded"] = sorted(kernels.name_of(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
 scene = Scene(lv, (800, 600), seed=3)
 scene.pointer_down(400, 100)
 scene.step(20)

@@ -58,7 +58,7 @@ from ropework.systems.services import kernels
 lv = load(resolve(sys.argv[1]))
 notice = compile_notice(lv)
 warm(lv)
-compiled = [kernels._name(d) for d in kernels.KERNELS if d.overloads and not sum(d._cache_hits.values())]
+compiled = [kernels.name_of(d) for d in kernels.KERNELS if d.overloads and not sum(d._cache_hits.values())]
 print(json.dumps({"said": int(re.search(r"compiling (\d+) physics kernel", notice).group(1)), "compiled": compiled}))
 """
 
