@@ -113,16 +113,20 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     process compiles the others, then runs ``meanwhile`` (the imports the first frame needs
     next), waits for the child, and warms once more with every system: what the child
     compiled loads from the cache, and whatever it did not (it failed, or was killed)
-    compiles here."""
+    compiles here. A failure of the partial scene is left to that full warm, which raises
+    it again if it is real; an interrupt, or a failure of ``meanwhile``, kills the child."""
     from ropework.systems.services import kernels
     since = kernels.mark()
     if helper is not None:
         try:
-            with kernels.unsaved(helper.child_kernels):      # the child's to save
-                _warm_scene(level, skip=helper.child_systems)
+            try:
+                with kernels.unsaved(helper.child_kernels):      # the child's to save
+                    _warm_scene(level, skip=helper.child_systems)
+            except Exception:      # the full warm below compiles what is missing, and says a real error the normal way
+                pass
             if meanwhile is not None:
                 meanwhile()
-        except BaseException:      # Ctrl-C, or a failure here: the child goes too
+        except BaseException:      # Ctrl-C, or the imports failed: the child goes too
             helper.stop()
             raise
         helper.wait()

@@ -125,3 +125,49 @@ def test_kernels_of_one_system_compile_here_without_a_helper(runs):
     _, got = runs["parallel pixels"]
     assert not got["helper"]
     assert got["compiled_here"] == ["ropework.systems.repel.repel_jelly"] and got["loaded"] == []
+
+
+class _FakeHelper:
+    """A `Helper` without a child: what `warm` asked of it."""
+    child_systems = frozenset({"relax"})
+    child_kernels = frozenset()
+
+    def __init__(self):
+        self.calls = []
+
+    def wait(self):
+        self.calls.append("wait")
+
+    def stop(self):
+        self.calls.append("stop")
+
+
+def _warm_with_a_broken_partial(monkeypatch, error):
+    import ropework.scene as scene_mod
+    from ropework.level import load, resolve
+    from ropework.systems.services import kernels
+    warmed = []
+
+    def warm_scene(level, skip=frozenset()):
+        if skip:
+            raise error
+        warmed.append("full")
+    monkeypatch.setattr(scene_mod, "_warm_scene", warm_scene)
+    monkeypatch.setattr(kernels, "remember", lambda *a: warmed.append("stamp"))   # the user's cache untouched
+    helper = _FakeHelper()
+    return helper, warmed, lambda: scene_mod.warm(load(resolve("rope")), helper)
+
+
+def test_a_failing_partial_warm_waits_for_the_child_and_warms_in_full(monkeypatch):
+    """The partial scene's failure reached the player as a traceback (`helper.stop(); raise`):
+    the full warm after it compiles what is missing and says any real error the normal way."""
+    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, RuntimeError("partial scene broke"))
+    run()
+    assert helper.calls == ["wait"] and warmed == ["full", "stamp"]
+
+
+def test_ctrl_c_in_the_partial_warm_kills_the_child_and_stops(monkeypatch):
+    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    assert helper.calls == ["stop"] and warmed == []
