@@ -151,16 +151,17 @@ def _warm_scene(level: Level, skip=frozenset()) -> None:
         scene.close()
 
 
-def kernels_called(level: Level) -> list[str]:
+def kernels_called(level: Level, skip=frozenset()) -> list[str]:
     """The kernels of its systems' modules that `warm` calls for ``level``, in definition order
-    (what `kernel_plan` lists). Forgets their machine code in this process first, so each call
-    loads (or compiles) again and is seen, whatever an earlier scene of the process called."""
+    (what `kernel_plan` lists), or its partial scene without the systems in ``skip``. Forgets
+    their machine code in this process first, so each call loads (or compiles) again and is
+    seen, whatever an earlier scene of the process called."""
     from ropework.systems.services import kernels
     key, mods = _kernel_key(level)
     mine = [d for d in kernels.KERNELS if d.py_func.__module__ in mods]
     for disp in mine:
         disp._reset_overloads()          # numba's own recompile() does this first
-    _warm_scene(level)
+    _warm_scene(level, skip=skip)
     return [kernels.name_of(d) for d in mine if d.overloads]
 
 
@@ -239,6 +240,14 @@ def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
     return systems, mine, frozenset(n for n in cold if n not in mine)
 
 
+def _child_skip(level: Level, child_systems, parent_kernels) -> frozenset:
+    """The systems the child's scene goes without: those of the modules whose kernels this
+    process compiles, and the draw systems (arcade's import), unless they are the child's."""
+    theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
+    return frozenset(spec.name for spec, _ in frame(level)
+                     if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
+
+
 def _no_gl_yet() -> bool:
     """Whether no GL context exists in this process yet: a fork then copies no GL driver's
     threads or locks (llvmpipe's workers) into the child. The threads that do run by then are
@@ -276,9 +285,7 @@ def start_helper(level: Level) -> Helper | None:
             os.close(done_r)
             import gc
             gc.enable()
-            theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
-            skip = frozenset(spec.name for spec, _ in frame(level)   # theirs, and drawing (arcade's import)
-                             if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
+            skip = _child_skip(level, child_systems, parent_kernels)
             with kernels.unsaved(kernels.name_of(d) for d in kernels.KERNELS if kernels.name_of(d) not in child_kernels):
                 _warm_scene(level, skip=skip)
             code = 0
