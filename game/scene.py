@@ -177,39 +177,53 @@ class Helper:
         self.pid, self._done = pid, done_fd
         self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
         self.child_kernels = child_kernels      # the kernels only the child saves
-        self.status: int | None = None          # the child's exit status once `wait` has reaped it (0: done)
+        self.status: int | None = None          # the child's exit status once reaped (0: done; None: the system reaped it)
         self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
+        self._reaped = False
 
-    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int:
+    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int | None:
         """Wait for the child to end (killing it after ``timeout`` s) and reap it; its exit status."""
-        import os
         import select
-        import signal
-        if self.status is not None:
+        if self._reaped:
             return self.status
         try:
             ready, _, _ = select.select([self._done], [], [], timeout)   # the pipe closes when the child ends
             if not ready:
-                os.kill(self.pid, signal.SIGKILL)
+                self._kill()
         except BaseException:     # Ctrl-C while waiting: the child goes too
-            os.kill(self.pid, signal.SIGKILL)
+            self._kill()
             raise
         finally:
             self._reap()
         return self.status
 
     def stop(self) -> None:
-        """Kill the child unless it has been reaped already, and reap it."""
+        """Kill the child unless it has ended already, and reap it (once)."""
+        import select
+        if self._reaped:
+            return
+        ended, _, _ = select.select([self._done], [], [], 0)
+        if not ended:             # (an ended child's pid may be another process's already, if the system reaped it)
+            self._kill()
+        self._reap()
+
+    def _kill(self) -> None:
         import os
         import signal
-        if self.status is None:
+        try:
             os.kill(self.pid, signal.SIGKILL)
-            self._reap()
+        except ProcessLookupError:    # it ended, and the system reaped it (SIGCHLD ignored)
+            pass
 
     def _reap(self) -> None:
         import os
-        _, status, usage = os.wait4(self.pid, 0)
-        os.close(self._done)
+        self._reaped = True
+        try:
+            _, status, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:     # SIGCHLD set to SIG_IGN (by an embedding app): the system reaped it, status unknown
+            return
+        finally:
+            os.close(self._done)
         self.status = os.waitstatus_to_exitcode(status)
         self.cpu_s = usage.ru_utime + usage.ru_stime
 

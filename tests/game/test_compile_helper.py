@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,43 @@ def test_ctrl_c_in_the_partial_warm_kills_the_child_and_stops(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         run()
     assert helper.calls == ["stop"] and warmed == []
+
+
+def _spawn_child(seconds: float) -> tuple[int, int]:
+    """(pid, read end of a pipe the child holds open until it ends): a `Helper`'s child, minus the compile."""
+    r, w = os.pipe()
+    os.set_inheritable(w, True)
+    try:
+        pid = os.posix_spawn("/bin/sleep", ["sleep", str(seconds)], os.environ)
+    finally:
+        os.close(w)
+    return pid, r
+
+
+def _closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
+def test_a_helper_is_reaped_when_the_app_ignores_sigchld():
+    """An embedding app that sets SIGCHLD to SIG_IGN has its children reaped by the system:
+    os.wait4 then raised ChildProcessError out of `warm`. The pipe is closed all the same."""
+    import signal
+    from ropework.scene import Helper
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        pid, r = _spawn_child(0)
+        helper = Helper(pid, r, frozenset(), frozenset())
+        assert helper.wait() is None and _closed(r)      # its status is the system's, not ours to know
+        helper.stop()                                    # reaped once: nothing more to do
+        pid, r = _spawn_child(0)
+        helper = Helper(pid, r, frozenset(), frozenset())
+        time.sleep(0.3)                     # ended and reaped by the system before `stop` kills it
+        helper.stop()
+        assert helper.status is None and _closed(r)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
