@@ -165,7 +165,9 @@ def kernels_called(level: Level, skip=frozenset()) -> list[str]:
     return [kernels.name_of(d) for d in mine if d.overloads]
 
 
-HELPER_TIMEOUT_S = 300.0   # s a child may take for its share before it is killed and this process compiles it
+HELPER_BASE_S = 30.0   # s a child may take beyond its share's compile (its scene's steps, a busy machine) before it is killed
+HELPER_SLACK = 10.0    # times its share's planned compile CPU seconds a child may take on top: the plan's machine was idle
+                       # and may be faster. A child killed early costs only time: this process compiles its share then.
 
 
 class Helper:
@@ -173,21 +175,23 @@ class Helper:
     while this process compiles the rest: the machine's second core, for the one start where
     kernels compile. Made by `start_helper`; `warm` waits for it."""
 
-    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset):
+    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset,
+                 timeout: float = HELPER_BASE_S):
         self.pid, self._done = pid, done_fd
+        self.timeout = timeout                  # s `wait` gives the child before killing it (`start_helper`: from the plan)
         self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
         self.child_kernels = child_kernels      # the kernels only the child saves
         self.status: int | None = None          # the child's exit status once reaped (0: done; None: the system reaped it)
         self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
         self._reaped = False
 
-    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int | None:
-        """Wait for the child to end (killing it after ``timeout`` s) and reap it; its exit status."""
+    def wait(self) -> int | None:
+        """Wait for the child to end (killing it after ``self.timeout`` s) and reap it; its exit status."""
         import select
         if self._reaped:
             return self.status
         try:
-            ready, _, _ = select.select([self._done], [], [], timeout)   # the pipe closes when the child ends
+            ready, _, _ = select.select([self._done], [], [], self.timeout)   # the pipe closes when the child ends
             if not ready:
                 self._kill()
         except BaseException:     # Ctrl-C while waiting: the child goes too
@@ -228,10 +232,11 @@ class Helper:
         self.cpu_s = usage.ru_utime + usage.ru_stime
 
 
-def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
-    """(the child's systems, their kernels, this process's kernels): the scene's cold kernels
-    split by system module in two shares of about equal compile time (`kernels.planned`'s
-    seconds, 1 s where unknown), the costliest to the child; None when one share would be empty.
+def _share(level: Level) -> tuple[frozenset, frozenset, frozenset, float] | None:
+    """(the child's systems, their kernels, this process's kernels, the child's compile seconds):
+    the scene's cold kernels split by system module in two shares of about equal compile time
+    (`kernels.planned`'s seconds, 1 s where unknown), the costliest to the child; None when one
+    share would be empty.
     (A child compiling all of one module's kernels while this process imports arcade lost:
     bench.cold_split pixels, path 3.28 -> 3.63 CPU s.)"""
     cold, plan = _cold(level)
@@ -251,7 +256,7 @@ def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
             child.append(module)
     systems = frozenset(spec.name for spec, _ in frame(level) if spec.module in child)
     mine = frozenset(n for n in cold if n.rsplit(".", 1)[0] in child)
-    return systems, mine, frozenset(n for n in cold if n not in mine)
+    return systems, mine, frozenset(n for n in cold if n not in mine), load[0]
 
 
 def _child_skip(level: Level, child_systems, parent_kernels) -> frozenset:
@@ -287,7 +292,7 @@ def start_helper(level: Level) -> Helper | None:
     share = _share(level)
     if share is None or not _no_gl_yet():
         return None
-    child_systems, child_kernels, parent_kernels = share
+    child_systems, child_kernels, parent_kernels, seconds = share
     _numba_setup()               # the child inherits it
     sys.stdout.flush()
     sys.stderr.flush()
@@ -308,7 +313,7 @@ def start_helper(level: Level) -> Helper | None:
         finally:
             os._exit(code)
     os.close(done_w)
-    return Helper(pid, done_r, child_systems, child_kernels)
+    return Helper(pid, done_r, child_systems, child_kernels, timeout=HELPER_BASE_S + HELPER_SLACK * seconds)
 
 
 def _numba_setup() -> None:

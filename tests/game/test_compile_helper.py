@@ -25,6 +25,7 @@ helper = None if how == "serial" else start_helper(lv)
 got = {"helper": helper is not None}
 if helper is not None:
     got["child_systems"] = sorted(helper.child_systems)
+    got["timeout"] = helper.timeout
     if how == "killed":
         os.kill(helper.pid, signal.SIGKILL)         # before it has compiled anything
 warm(lv, helper)
@@ -99,6 +100,26 @@ def test_the_helper_compiles_its_share_and_this_process_loads_it(runs):
     relax = [n for n in got["loaded"] if ".relax." in n]
     assert relax and not [n for n in got["compiled_here"] if ".relax." in n]   # compiled by the child only
     assert [n for n in got["compiled_here"] if ".integrate." in n]             # the rest here, meanwhile
+
+
+def test_a_hung_helper_stalls_the_start_for_its_plans_time_not_five_minutes(runs):
+    """rope's child compiles relax's kernels (1.22 CPU s in the plan): it is given 30 s and ten
+    times their planned seconds (a slower, busier machine than the plan's), not the 300 s every
+    child had."""
+    from ropework.systems.services.kernel_plan import PLAN
+    _, got = runs["parallel"]
+    rope = next(plan for key, plan in PLAN.items() if key.startswith("rope.toml:"))
+    relax = sum(s for n, s in rope.items() if ".relax." in n)
+    assert got["timeout"] == pytest.approx(30 + 10 * relax) and got["timeout"] < 60
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
+def test_a_child_still_running_after_its_timeout_is_killed():
+    from ropework.scene import Helper
+    pid, r = _spawn_child(60)
+    t0 = time.perf_counter()
+    helper = Helper(pid, r, frozenset(), frozenset(), timeout=0.2)
+    assert helper.wait() == -9 and time.perf_counter() - t0 < 5
 
 
 def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):

@@ -46,8 +46,9 @@ def test_a_first_runs_two_shares_call_every_planned_kernel_once(path, monkeypatc
     assert (share is not None) == (path.stem in SPLIT)
     if share is None:
         return
-    child_systems, child_kernels, parent_kernels = share
+    child_systems, child_kernels, parent_kernels, seconds = share
     assert child_kernels | parent_kernels == set(PLAN[key]) and not child_kernels & parent_kernels
+    assert seconds == pytest.approx(sum(PLAN[key][n] for n in child_kernels))   # what its timeout is made from
     here = set(kernels_called(lv, skip=child_systems))
     there = set(kernels_called(lv, skip=_child_skip(lv, child_systems, parent_kernels)))
     assert here == parent_kernels and there == child_kernels
