@@ -114,7 +114,10 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     next), waits for the child, and warms once more with every system: what the child
     compiled loads from the cache, and whatever it did not (it failed, or was killed)
     compiles here. A failure of the partial scene is left to that full warm, which raises
-    it again if it is real; an interrupt, or a failure of ``meanwhile``, kills the child."""
+    it again if it is real; an interrupt, or a failure of ``meanwhile``, kills the child.
+    A run is quiet about a child's failure unless $ROPEWORK_DEBUG_COMPILE is set: one line."""
+    import os
+    import sys
     from ropework.systems.services import kernels
     since = kernels.mark()
     if helper is not None:
@@ -130,6 +133,9 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
             helper.stop()
             raise
         helper.wait()
+        if helper.failure and os.environ.get(DEBUG_COMPILE):
+            print(f"ropework: the compile helper failed ({helper.failure}); compiling its kernels here",
+                  file=sys.stderr)
     _warm_scene(level)
     kernels.remember(*_kernel_key(level), since)
 
@@ -165,6 +171,8 @@ def kernels_called(level: Level, skip=frozenset()) -> list[str]:
     return [kernels.name_of(d) for d in mine if d.overloads]
 
 
+FAILURE_CHARS = 400    # characters of a child's error it sends back: one line, and one write a pipe keeps whole
+DEBUG_COMPILE = "ROPEWORK_DEBUG_COMPILE"   # set (non-empty), a child's failure is said on stderr; else a run is quiet
 HELPER_BASE_S = 30.0   # s a child may take beyond its share's compile (its scene's steps, a busy machine) before it is killed
 HELPER_SLACK = 10.0    # times its share's planned compile CPU seconds a child may take on top: the plan's machine was idle
                        # and may be faster. A child killed early costs only time: this process compiles its share then.
@@ -182,18 +190,23 @@ class Helper:
         self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
         self.child_kernels = child_kernels      # the kernels only the child saves
         self.status: int | None = None          # the child's exit status once reaped (0: done; None: the system reaped it)
+        self.failure: str | None = None         # why the child failed, once `wait` has it: "ValueError: ..." or "killed after 42 s"
         self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
         self._reaped = False
 
     def wait(self) -> int | None:
         """Wait for the child to end (killing it after ``self.timeout`` s) and reap it; its exit status."""
+        import os
         import select
         if self._reaped:
             return self.status
         try:
             ready, _, _ = select.select([self._done], [], [], self.timeout)   # the pipe closes when the child ends
-            if not ready:
+            if ready:                                                        # (a failing child writes why first)
+                self.failure = os.read(self._done, 4 * FAILURE_CHARS).decode(errors="replace") or None
+            else:
                 self._kill()
+                self.failure = f"killed after {self.timeout:.0f} s"
         except BaseException:     # Ctrl-C while waiting: the child goes too
             self._kill()
             raise
@@ -308,8 +321,12 @@ def start_helper(level: Level) -> Helper | None:
             with kernels.unsaved(kernels.name_of(d) for d in kernels.KERNELS if kernels.name_of(d) not in child_kernels):
                 _warm_scene(level, skip=skip)
             code = 0
-        except BaseException:                # the parent compiles whatever is missing
-            pass
+        except BaseException as e:           # the parent compiles whatever is missing; it is told why
+            try:
+                why = " ".join(f"{type(e).__name__}: {e}".split())[:FAILURE_CHARS]
+                os.write(done_w, why.encode(errors="replace"))
+            except BaseException:
+                pass
         finally:
             os._exit(code)
     os.close(done_w)

@@ -120,6 +120,7 @@ def test_a_child_still_running_after_its_timeout_is_killed():
     t0 = time.perf_counter()
     helper = Helper(pid, r, frozenset(), frozenset(), timeout=0.2)
     assert helper.wait() == -9 and time.perf_counter() - t0 < 5
+    assert helper.failure == "killed after 0 s"
 
 
 def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):
@@ -153,6 +154,7 @@ class _FakeHelper:
     """A `Helper` without a child: what `warm` asked of it."""
     child_systems = frozenset({"relax"})
     child_kernels = frozenset()
+    failure = None
 
     def __init__(self):
         self.calls = []
@@ -233,3 +235,44 @@ def test_a_helper_is_reaped_when_the_app_ignores_sigchld():
         assert helper.status is None and _closed(r)
     finally:
         signal.signal(signal.SIGCHLD, previous)
+
+
+_CHILD_FAILS = r"""
+import os, sys
+import ropework.scene as scene_mod
+from ropework.level import load, resolve
+parent = os.getpid()
+
+def warm_scene(level, skip=frozenset()):     # nothing compiles: only the child's failure matters
+    if os.getpid() != parent:
+        raise ValueError("no such kernel\nsecond line")
+scene_mod._warm_scene = warm_scene
+lv = load(resolve("rope"))
+helper = scene_mod.start_helper(lv)
+assert helper is not None
+scene_mod.warm(lv, helper)
+print(helper.status, helper.failure)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the helper forks (Linux)")
+def test_a_failing_child_says_why_in_one_line_when_asked(tmp_path):
+    """The child swallowed every failure. It now sends its error's type and message back, and
+    ROPEWORK_DEBUG_COMPILE=1 prints it as one line; an ordinary run says nothing."""
+    procs = {}
+    for debug in ("", "1"):
+        env = dict(os.environ, ROPEWORK_CACHE_DIR=str(tmp_path / f"cache{debug}"), ARCADE_HEADLESS="1",
+                   ROPEWORK_DEBUG_COMPILE=debug)
+        env.pop("NUMBA_CACHE_DIR", None)
+        procs[debug] = subprocess.Popen([sys.executable, "-c", _CHILD_FAILS], env=env, cwd=ROOT,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for debug, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 0, stderr
+        assert stdout.strip() == "1 ValueError: no such kernel second line"
+        said = [line for line in stderr.splitlines() if "ValueError" in line]
+        if debug:
+            assert said == ["ropework: the compile helper failed (ValueError: no such kernel second line); "
+                            "compiling its kernels here"], stderr
+        else:
+            assert said == [] and "Traceback" not in stderr, stderr
