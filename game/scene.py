@@ -113,19 +113,29 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     process compiles the others, then runs ``meanwhile`` (the imports the first frame needs
     next), waits for the child, and warms once more with every system: what the child
     compiled loads from the cache, and whatever it did not (it failed, or was killed)
-    compiles here."""
+    compiles here. A failure of the partial scene is left to that full warm, which raises
+    it again if it is real; an interrupt, or a failure of ``meanwhile``, kills the child.
+    A run is quiet about a child's failure unless $ROPEWORK_DEBUG_COMPILE is set: one line."""
+    import os
+    import sys
     from ropework.systems.services import kernels
     since = kernels.mark()
     if helper is not None:
         try:
-            with kernels.unsaved(helper.child_kernels):      # the child's to save
-                _warm_scene(level, skip=helper.child_systems)
+            try:
+                with kernels.unsaved(helper.child_kernels):      # the child's to save
+                    _warm_scene(level, skip=helper.child_systems)
+            except Exception:      # the full warm below compiles what is missing, and says a real error the normal way
+                pass
             if meanwhile is not None:
                 meanwhile()
-        except BaseException:      # Ctrl-C, or a failure here: the child goes too
+        except BaseException:      # Ctrl-C, or the imports failed: the child goes too
             helper.stop()
             raise
         helper.wait()
+        if helper.failure and os.environ.get(DEBUG_COMPILE):
+            print(f"ropework: the compile helper failed ({helper.failure}); compiling its kernels here",
+                  file=sys.stderr)
     _warm_scene(level)
     kernels.remember(*_kernel_key(level), since)
 
@@ -147,20 +157,25 @@ def _warm_scene(level: Level, skip=frozenset()) -> None:
         scene.close()
 
 
-def kernels_called(level: Level) -> list[str]:
+def kernels_called(level: Level, skip=frozenset()) -> list[str]:
     """The kernels of its systems' modules that `warm` calls for ``level``, in definition order
-    (what `kernel_plan` lists). Forgets their machine code in this process first, so each call
-    loads (or compiles) again and is seen, whatever an earlier scene of the process called."""
+    (what `kernel_plan` lists), or its partial scene without the systems in ``skip``. Forgets
+    their machine code in this process first, so each call loads (or compiles) again and is
+    seen, whatever an earlier scene of the process called."""
     from ropework.systems.services import kernels
     key, mods = _kernel_key(level)
     mine = [d for d in kernels.KERNELS if d.py_func.__module__ in mods]
     for disp in mine:
         disp._reset_overloads()          # numba's own recompile() does this first
-    _warm_scene(level)
-    return [kernels._name(d) for d in mine if d.overloads]
+    _warm_scene(level, skip=skip)
+    return [kernels.name_of(d) for d in mine if d.overloads]
 
 
-HELPER_TIMEOUT_S = 300.0   # s a child may take for its share before it is killed and this process compiles it
+FAILURE_CHARS = 400    # characters of a child's error it sends back: one line, and one write a pipe keeps whole
+DEBUG_COMPILE = "ROPEWORK_DEBUG_COMPILE"   # set (non-empty), a child's failure is said on stderr; else a run is quiet
+HELPER_BASE_S = 30.0   # s a child may take beyond its share's compile (its scene's steps, a busy machine) before it is killed
+HELPER_SLACK = 10.0    # times its share's planned compile CPU seconds a child may take on top: the plan's machine was idle
+                       # and may be faster. A child killed early costs only time: this process compiles its share then.
 
 
 class Helper:
@@ -168,51 +183,73 @@ class Helper:
     while this process compiles the rest: the machine's second core, for the one start where
     kernels compile. Made by `start_helper`; `warm` waits for it."""
 
-    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset):
+    def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset,
+                 timeout: float = HELPER_BASE_S):
         self.pid, self._done = pid, done_fd
+        self.timeout = timeout                  # s `wait` gives the child before killing it (`start_helper`: from the plan)
         self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
         self.child_kernels = child_kernels      # the kernels only the child saves
-        self.status: int | None = None          # the child's exit status once `wait` has reaped it (0: done)
+        self.status: int | None = None          # the child's exit status once reaped (0: done; None: the system reaped it)
+        self.failure: str | None = None         # why the child failed, once `wait` has it: "ValueError: ..." or "killed after 42 s"
         self.cpu_s = 0.0                        # the child's CPU seconds, once reaped (bench.cold_split reads it)
+        self._reaped = False
 
-    def wait(self, timeout: float = HELPER_TIMEOUT_S) -> int:
-        """Wait for the child to end (killing it after ``timeout`` s) and reap it; its exit status."""
+    def wait(self) -> int | None:
+        """Wait for the child to end (killing it after ``self.timeout`` s) and reap it; its exit status."""
         import os
         import select
-        import signal
-        if self.status is not None:
+        if self._reaped:
             return self.status
         try:
-            ready, _, _ = select.select([self._done], [], [], timeout)   # the pipe closes when the child ends
-            if not ready:
-                os.kill(self.pid, signal.SIGKILL)
+            ready, _, _ = select.select([self._done], [], [], self.timeout)   # the pipe closes when the child ends
+            if ready:                                                        # (a failing child writes why first)
+                self.failure = os.read(self._done, 4 * FAILURE_CHARS).decode(errors="replace") or None
+            else:
+                self._kill()
+                self.failure = f"killed after {self.timeout:.0f} s"
         except BaseException:     # Ctrl-C while waiting: the child goes too
-            os.kill(self.pid, signal.SIGKILL)
+            self._kill()
             raise
         finally:
             self._reap()
         return self.status
 
     def stop(self) -> None:
-        """Kill the child unless it has been reaped already, and reap it."""
+        """Kill the child unless it has ended already, and reap it (once)."""
+        import select
+        if self._reaped:
+            return
+        ended, _, _ = select.select([self._done], [], [], 0)
+        if not ended:             # (an ended child's pid may be another process's already, if the system reaped it)
+            self._kill()
+        self._reap()
+
+    def _kill(self) -> None:
         import os
         import signal
-        if self.status is None:
+        try:
             os.kill(self.pid, signal.SIGKILL)
-            self._reap()
+        except ProcessLookupError:    # it ended, and the system reaped it (SIGCHLD ignored)
+            pass
 
     def _reap(self) -> None:
         import os
-        _, status, usage = os.wait4(self.pid, 0)
-        os.close(self._done)
+        self._reaped = True
+        try:
+            _, status, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:     # SIGCHLD set to SIG_IGN (by an embedding app): the system reaped it, status unknown
+            return
+        finally:
+            os.close(self._done)
         self.status = os.waitstatus_to_exitcode(status)
         self.cpu_s = usage.ru_utime + usage.ru_stime
 
 
-def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
-    """(the child's systems, their kernels, this process's kernels): the scene's cold kernels
-    split by system module in two shares of about equal compile time (`kernels.planned`'s
-    seconds, 1 s where unknown), the costliest to the child; None when one share would be empty.
+def _share(level: Level) -> tuple[frozenset, frozenset, frozenset, float] | None:
+    """(the child's systems, their kernels, this process's kernels, the child's compile seconds):
+    the scene's cold kernels split by system module in two shares of about equal compile time
+    (`kernels.planned`'s seconds, 1 s where unknown), the costliest to the child; None when one
+    share would be empty.
     (A child compiling all of one module's kernels while this process imports arcade lost:
     bench.cold_split pixels, path 3.28 -> 3.63 CPU s.)"""
     cold, plan = _cold(level)
@@ -232,7 +269,15 @@ def _share(level: Level) -> tuple[frozenset, frozenset, frozenset] | None:
             child.append(module)
     systems = frozenset(spec.name for spec, _ in frame(level) if spec.module in child)
     mine = frozenset(n for n in cold if n.rsplit(".", 1)[0] in child)
-    return systems, mine, frozenset(n for n in cold if n not in mine)
+    return systems, mine, frozenset(n for n in cold if n not in mine), load[0]
+
+
+def _child_skip(level: Level, child_systems, parent_kernels) -> frozenset:
+    """The systems the child's scene goes without: those of the modules whose kernels this
+    process compiles, and the draw systems (arcade's import), unless they are the child's."""
+    theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
+    return frozenset(spec.name for spec, _ in frame(level)
+                     if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
 
 
 def _no_gl_yet() -> bool:
@@ -260,7 +305,7 @@ def start_helper(level: Level) -> Helper | None:
     share = _share(level)
     if share is None or not _no_gl_yet():
         return None
-    child_systems, child_kernels, parent_kernels = share
+    child_systems, child_kernels, parent_kernels, seconds = share
     _numba_setup()               # the child inherits it
     sys.stdout.flush()
     sys.stderr.flush()
@@ -272,18 +317,20 @@ def start_helper(level: Level) -> Helper | None:
             os.close(done_r)
             import gc
             gc.enable()
-            theirs = {n.rsplit(".", 1)[0] for n in parent_kernels}
-            skip = frozenset(spec.name for spec, _ in frame(level)   # theirs, and drawing (arcade's import)
-                             if spec.name not in child_systems and (spec.module in theirs or spec.stage == RENDER))
-            with kernels.unsaved(kernels._name(d) for d in kernels.KERNELS if kernels._name(d) not in child_kernels):
+            skip = _child_skip(level, child_systems, parent_kernels)
+            with kernels.unsaved(kernels.name_of(d) for d in kernels.KERNELS if kernels.name_of(d) not in child_kernels):
                 _warm_scene(level, skip=skip)
             code = 0
-        except BaseException:                # the parent compiles whatever is missing
-            pass
+        except BaseException as e:           # the parent compiles whatever is missing; it is told why
+            try:
+                why = " ".join(f"{type(e).__name__}: {e}".split())[:FAILURE_CHARS]
+                os.write(done_w, why.encode(errors="replace"))
+            except BaseException:
+                pass
         finally:
             os._exit(code)
     os.close(done_w)
-    return Helper(pid, done_r, child_systems, child_kernels)
+    return Helper(pid, done_r, child_systems, child_kernels, timeout=HELPER_BASE_S + HELPER_SLACK * seconds)
 
 
 def _numba_setup() -> None:

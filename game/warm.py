@@ -32,10 +32,28 @@ PLAN = {
 
 
 def plan() -> str:
-    """The text of ``kernel_plan.py`` for the shipped levels, compiled in a new temporary cache."""
+    """The text of ``kernel_plan.py`` for the shipped levels, compiled in a new temporary cache
+    (removed afterwards: it only serves to make every kernel compile, and be timed, here)."""
+    import shutil
     import tempfile
     os.environ.pop("NUMBA_CACHE_DIR", None)
-    os.environ["ROPEWORK_CACHE_DIR"] = tempfile.mkdtemp(prefix="ropework-plan-")
+    folder = tempfile.mkdtemp(prefix="ropework-plan-")
+    os.environ["ROPEWORK_CACHE_DIR"] = folder
+    try:
+        entries = _plan_entries()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    lines = [PLAN_HEAD]
+    for key in sorted(entries):
+        lines.append(f"    {key!r}: {{\n")
+        lines += [f"        {n!r}: {c},\n" for n, c in entries[key].items()]
+        lines.append("    },\n")
+    lines.append("}\n")
+    return "".join(lines)
+
+
+def _plan_entries() -> dict[str, dict[str, float]]:
+    """The plan's entries: each shipped level's kernel key → {kernel: CPU seconds of its compile}."""
     from ropework.level import load, shipped
     from ropework.scene import _kernel_key, kernels_called
     from ropework.systems.services import kernels
@@ -46,7 +64,7 @@ def plan() -> str:
         key, _ = _kernel_key(lv)
         names = kernels_called(lv)
         for d in kernels.KERNELS:
-            name = kernels._name(d)
+            name = kernels.name_of(d)
             if name in names and name not in cost:
                 times = [sum(t.init + t.run + t.finalize for p in cres.metadata.get("pipeline_times", {}).values()
                              for t in p.values())
@@ -54,13 +72,7 @@ def plan() -> str:
                 cost[name] = round(sum(times), 2)
         got = entries.setdefault(key, {})
         got.update({n: cost[n] for n in names if n not in got})
-    lines = [PLAN_HEAD]
-    for key in sorted(entries):
-        lines.append(f"    {key!r}: {{\n")
-        lines += [f"        {n!r}: {c},\n" for n, c in entries[key].items()]
-        lines.append("    },\n")
-    lines.append("}\n")
-    return "".join(lines)
+    return entries
 
 
 def main(argv=None) -> int:

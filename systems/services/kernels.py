@@ -132,7 +132,8 @@ def _stamp(key: str) -> Path | None:
     return Path(folder) / "scenes" / (digest + ".txt")
 
 
-def _name(disp) -> str:
+def name_of(disp) -> str:
+    """A kernel's name as the plan, the stamps and `unsaved` give it: module.function."""
     return f"{disp.py_func.__module__}.{disp.py_func.__name__}"
 
 
@@ -161,7 +162,7 @@ def cold(key: str, modules, plan=None) -> list[str]:
     defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
-    mine = {_name(d): d for d in KERNELS if d.py_func.__module__ in mods}
+    mine = {name_of(d): d for d in KERNELS if d.py_func.__module__ in mods}
     names = stamped(key)
     if names is None:
         names = list(plan) if plan is not None else list(mine)
@@ -180,7 +181,7 @@ def unsaved(names):
     changed = []
     for disp in KERNELS:
         cache = getattr(disp, "_cache", None)
-        if cache is not None and hasattr(cache, "save_overload") and _name(disp) in skip:
+        if cache is not None and hasattr(cache, "save_overload") and name_of(disp) in skip:
             cache.save_overload = _no_save
             changed.append(cache)
     try:
@@ -213,7 +214,7 @@ def remember(key: str, modules, since: dict) -> None:
         return
     mods = set(modules)
     used = _remembered.setdefault(key, [])
-    used += [n for n in (_name(d) for d in KERNELS
+    used += [n for n in (name_of(d) for d in KERNELS
                          if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0))
              if n not in used]
     try:

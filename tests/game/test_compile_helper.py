@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,14 +25,15 @@ helper = None if how == "serial" else start_helper(lv)
 got = {"helper": helper is not None}
 if helper is not None:
     got["child_systems"] = sorted(helper.child_systems)
+    got["timeout"] = helper.timeout
     if how == "killed":
         os.kill(helper.pid, signal.SIGKILL)         # before it has compiled anything
 warm(lv, helper)
 if helper is not None:
     got["status"] = helper.status
-got["compiled_here"] = sorted(kernels._name(d) for d in kernels.KERNELS
+got["compiled_here"] = sorted(kernels.name_of(d) for d in kernels.KERNELS
                               if d.overloads and not sum(d._cache_hits.values()))
-got["loaded"] = sorted(kernels._name(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
+got["loaded"] = sorted(kernels.name_of(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
 scene = Scene(lv, (800, 600), seed=3)
 scene.pointer_down(400, 100)
 scene.step(20)
@@ -100,6 +102,27 @@ def test_the_helper_compiles_its_share_and_this_process_loads_it(runs):
     assert [n for n in got["compiled_here"] if ".integrate." in n]             # the rest here, meanwhile
 
 
+def test_a_hung_helper_stalls_the_start_for_its_plans_time_not_five_minutes(runs):
+    """rope's child compiles relax's kernels (1.22 CPU s in the plan): it is given 30 s and ten
+    times their planned seconds (a slower, busier machine than the plan's), not the 300 s every
+    child had."""
+    from ropework.systems.services.kernel_plan import PLAN
+    _, got = runs["parallel"]
+    rope = next(plan for key, plan in PLAN.items() if key.startswith("rope.toml:"))
+    relax = sum(s for n, s in rope.items() if ".relax." in n)
+    assert got["timeout"] == pytest.approx(30 + 10 * relax) and got["timeout"] < 60
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
+def test_a_child_still_running_after_its_timeout_is_killed():
+    from ropework.scene import Helper
+    pid, r = _spawn_child(60)
+    t0 = time.perf_counter()
+    helper = Helper(pid, r, frozenset(), frozenset(), timeout=0.2)
+    assert helper.wait() == -9 and time.perf_counter() - t0 < 5
+    assert helper.failure == "killed after 0 s"
+
+
 def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):
     serial_cache, serial = runs["serial"]
     cache, got = runs["parallel"]
@@ -125,3 +148,131 @@ def test_kernels_of_one_system_compile_here_without_a_helper(runs):
     _, got = runs["parallel pixels"]
     assert not got["helper"]
     assert got["compiled_here"] == ["ropework.systems.repel.repel_jelly"] and got["loaded"] == []
+
+
+class _FakeHelper:
+    """A `Helper` without a child: what `warm` asked of it."""
+    child_systems = frozenset({"relax"})
+    child_kernels = frozenset()
+    failure = None
+
+    def __init__(self):
+        self.calls = []
+
+    def wait(self):
+        self.calls.append("wait")
+
+    def stop(self):
+        self.calls.append("stop")
+
+
+def _warm_with_a_broken_partial(monkeypatch, error):
+    import ropework.scene as scene_mod
+    from ropework.level import load, resolve
+    from ropework.systems.services import kernels
+    warmed = []
+
+    def warm_scene(level, skip=frozenset()):
+        if skip:
+            raise error
+        warmed.append("full")
+    monkeypatch.setattr(scene_mod, "_warm_scene", warm_scene)
+    monkeypatch.setattr(kernels, "remember", lambda *a: warmed.append("stamp"))   # the user's cache untouched
+    helper = _FakeHelper()
+    return helper, warmed, lambda: scene_mod.warm(load(resolve("rope")), helper)
+
+
+def test_a_failing_partial_warm_waits_for_the_child_and_warms_in_full(monkeypatch):
+    """The partial scene's failure reached the player as a traceback (`helper.stop(); raise`):
+    the full warm after it compiles what is missing and says any real error the normal way."""
+    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, RuntimeError("partial scene broke"))
+    run()
+    assert helper.calls == ["wait"] and warmed == ["full", "stamp"]
+
+
+def test_ctrl_c_in_the_partial_warm_kills_the_child_and_stops(monkeypatch):
+    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    assert helper.calls == ["stop"] and warmed == []
+
+
+def _spawn_child(seconds: float) -> tuple[int, int]:
+    """(pid, read end of a pipe the child holds open until it ends): a `Helper`'s child, minus the compile."""
+    r, w = os.pipe()
+    os.set_inheritable(w, True)
+    try:
+        pid = os.posix_spawn("/bin/sleep", ["sleep", str(seconds)], os.environ)
+    finally:
+        os.close(w)
+    return pid, r
+
+
+def _closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
+def test_a_helper_is_reaped_when_the_app_ignores_sigchld():
+    """An embedding app that sets SIGCHLD to SIG_IGN has its children reaped by the system:
+    os.wait4 then raised ChildProcessError out of `warm`. The pipe is closed all the same."""
+    import signal
+    from ropework.scene import Helper
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        pid, r = _spawn_child(0)
+        helper = Helper(pid, r, frozenset(), frozenset())
+        assert helper.wait() is None and _closed(r)      # its status is the system's, not ours to know
+        helper.stop()                                    # reaped once: nothing more to do
+        pid, r = _spawn_child(0)
+        helper = Helper(pid, r, frozenset(), frozenset())
+        time.sleep(0.3)                     # ended and reaped by the system before `stop` kills it
+        helper.stop()
+        assert helper.status is None and _closed(r)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+
+
+_CHILD_FAILS = r"""
+import os, sys
+import ropework.scene as scene_mod
+from ropework.level import load, resolve
+parent = os.getpid()
+
+def warm_scene(level, skip=frozenset()):     # nothing compiles: only the child's failure matters
+    if os.getpid() != parent:
+        raise ValueError("no such kernel\nsecond line")
+scene_mod._warm_scene = warm_scene
+lv = load(resolve("rope"))
+helper = scene_mod.start_helper(lv)
+assert helper is not None
+scene_mod.warm(lv, helper)
+print(helper.status, helper.failure)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the helper forks (Linux)")
+def test_a_failing_child_says_why_in_one_line_when_asked(tmp_path):
+    """The child swallowed every failure. It now sends its error's type and message back, and
+    ROPEWORK_DEBUG_COMPILE=1 prints it as one line; an ordinary run says nothing."""
+    procs = {}
+    for debug in ("", "1"):
+        env = dict(os.environ, ROPEWORK_CACHE_DIR=str(tmp_path / f"cache{debug}"), ARCADE_HEADLESS="1",
+                   ROPEWORK_DEBUG_COMPILE=debug)
+        env.pop("NUMBA_CACHE_DIR", None)
+        procs[debug] = subprocess.Popen([sys.executable, "-c", _CHILD_FAILS], env=env, cwd=ROOT,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for debug, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 0, stderr
+        assert stdout.strip() == "1 ValueError: no such kernel second line"
+        said = [line for line in stderr.splitlines() if "ValueError" in line]
+        if debug:
+            assert said == ["ropework: the compile helper failed (ValueError: no such kernel second line); "
+                            "compiling its kernels here"], stderr
+        else:
+            assert said == [] and "Traceback" not in stderr, stderr

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ropework.level import load, shipped
-from ropework.scene import _kernel_key, kernels_called
+from ropework.scene import _child_skip, _kernel_key, _share, kernels_called
 from ropework.systems.services import kernels
 from ropework.systems.services.kernel_plan import PLAN
 
@@ -26,6 +26,32 @@ def test_the_plan_names_the_kernels_each_shipped_level_calls(path):
     assert sorted(PLAN[key]) == sorted(kernels_called(lv)), (   # as sets: their order is the modules' import order
         f"{path.name} calls other kernels than the plan says: python -m ropework.warm --plan > "
         "systems/services/kernel_plan.py")
+
+
+SPLIT = {"rope", "cloth", "tendrils", "moeru", "lanyard", "badge", "landscape", "model"}   # kernels of two modules or more
+
+
+@pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)
+def test_a_first_runs_two_shares_call_every_planned_kernel_once(path, monkeypatch):
+    """As a first run (every planned kernel cold), a level whose kernels span two system modules
+    or more is split (`_share`): this process's partial scene and the child's (`_child_skip`)
+    call between them every kernel of the plan, each its own share and not the other's (that
+    one would compile twice, unsaved). Run on the kernel cache, as `kernels_called` is, so
+    nothing compiles here."""
+    lv = load(path)
+    key, _ = _kernel_key(lv)
+    monkeypatch.setattr(kernels, "stamped", lambda key: None)
+    monkeypatch.setattr(kernels, "cached", lambda disp: False)
+    share = _share(lv)
+    assert (share is not None) == (path.stem in SPLIT)
+    if share is None:
+        return
+    child_systems, child_kernels, parent_kernels, seconds = share
+    assert child_kernels | parent_kernels == set(PLAN[key]) and not child_kernels & parent_kernels
+    assert seconds == pytest.approx(sum(PLAN[key][n] for n in child_kernels))   # what its timeout is made from
+    here = set(kernels_called(lv, skip=child_systems))
+    there = set(kernels_called(lv, skip=_child_skip(lv, child_systems, parent_kernels)))
+    assert here == parent_kernels and there == child_kernels
 
 
 def _one(x):
@@ -58,7 +84,7 @@ from ropework.systems.services import kernels
 lv = load(resolve(sys.argv[1]))
 notice = compile_notice(lv)
 warm(lv)
-compiled = [kernels._name(d) for d in kernels.KERNELS if d.overloads and not sum(d._cache_hits.values())]
+compiled = [kernels.name_of(d) for d in kernels.KERNELS if d.overloads and not sum(d._cache_hits.values())]
 print(json.dumps({"said": int(re.search(r"compiling (\d+) physics kernel", notice).group(1)), "compiled": compiled}))
 """
 
