@@ -137,7 +137,8 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
             print(f"ropework: the compile helper failed ({helper.failure}); compiling its kernels here",
                   file=sys.stderr)
     _warm_scene(level)
-    kernels.remember(*_kernel_key(level), since)
+    key, mods = _kernel_key(level)
+    kernels.remember(key, mods, since, _plan(level, key))
 
 
 def _warm_scene(level: Level, skip=frozenset()) -> None:

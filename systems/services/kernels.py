@@ -203,20 +203,22 @@ def mark() -> dict:
 _remembered: dict[str, list[str]] = {}   # key → the kernels this process has noted for it
 
 
-def remember(key: str, modules, since: dict) -> None:
+def remember(key: str, modules, since: dict, plan=None) -> None:
     """Note which kernels of ``modules`` the scene ``key`` compiled or loaded after ``since`` (a `mark`),
     for `cold`. Only those: a kernel another scene of this process compiled (``python -m
     ropework.warm`` warms every level in one process) is not this scene's. Levels of one key
     (the same kinds and systems) add up within a process, so a second one that finds every
-    kernel compiled does not empty the first one's stamp."""
+    kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`planned`:
+    exactly what its scene calls) is noted whole: a kernel it shares with a scene warmed before
+    it in the process loads nothing new, and would otherwise be missing from its stamp, so a
+    changed source would recompile it with no notice and no helper."""
     stamp = _stamp(key)
     if stamp is None:
         return
     mods = set(modules)
     used = _remembered.setdefault(key, [])
-    used += [n for n in (name_of(d) for d in KERNELS
-                         if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0))
-             if n not in used]
+    grew = [name_of(d) for d in KERNELS if d.py_func.__module__ in mods and len(d.overloads) > since.get(id(d), 0)]
+    used += [n for n in [*(plan or ()), *grew] if n not in used]
     try:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
