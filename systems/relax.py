@@ -63,8 +63,9 @@ MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, int
 IN_ORDER_POINTS = 150_000
 GROUP_COLUMNS = 4  # per chain group in a plan: first repair slot, first point slot, lanes, regular (`regular`)
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
-OFF_ONE = 2 * WIDE  # weights other than 1 a chain group's cached divisors are checked against: a pinned head per
-                    # lane and as many more (grabs, pins along a rope); past it the group makes them every step
+OFF_ONE = 2 * WIDE  # points weighing other than 1 a chain group's cached divisors are checked against (padding
+                    # slots are none): a pinned head per lane and as many more (grabs, pins along a rope); past
+                    # it the group makes them every step
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
 
@@ -416,21 +417,24 @@ def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0, row,
     """Point slot k of ``lane`` into the lane scratch: its coordinates and weight. A padding
     slot (-1) reads point 0 and weighs nothing; ``straight`` (a regular group) reads no slot:
     the point is p0 + k, p0 the lane's first (loaded once by the caller: LLVM cannot hoist it
-    past the scratch's stores)."""
+    past the scratch's stores). Returns whether it is a point weighing other than 1: padding
+    weighs 0 every step, so it is no weight the `LaneCache` checks."""
     t = k * row + lane
     if straight:
         q = p0 + k
         w = inv_mass[q]
+        off = w != 1.0
     else:
         p = pm[k * lanes + lane]
         q = p if p > 0 else 0
         w = _select(p >= 0, inv_mass[q], np.float32(0.0))
+        off = (w != 1.0) & (p >= 0)
     s[wf * lanes + t] = w
     s[t] = pos[q, 0]
     s[lanes + t] = pos[q, 1]
     if three:
         s[2 * lanes + t] = pos[q, 2]
-    return w
+    return off
 
 
 @numba.njit(inline="always")
@@ -556,7 +560,8 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
     forward where the prefetcher follows, not 32 ropes at once; a regular group (`regular`)
     then reads no slot map and tests no padding). The group's cached divisors hold exactly when
     its weights are the ones they were made from: the cache lists the group's weights other
-    than 1 (at most `OFF_ONE`: a rope's pinned head, a grab), so the check is a count of the
+    than 1 (at most `OFF_ONE`: a rope's pinned head, a grab; not its padding, which weighs 0
+    every step and enters only padding repairs, whose D is 0 anyway), so the check is a count of the
     weights off 1, kept as the gather goes, and a look at the listed ones (a separate count
     loop over the scratch cost ≈ 0.6 ms a step on W5, one thread; in the gather ≈ 0.2). A
     weight equal to a listed one but for a zero's sign gives the same divisor's use: D = ±0
@@ -601,16 +606,16 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             r0 = meta[g, 2]                   # its first row of llive
             straight = groups[g, 3] != 0
-            off = 0                           # weights other than 1
+            off = 0                           # points weighing other than 1 (padding is none)
             if straight:                      # each loop with its flag a constant: no branch left in it
                 for lane in range(lanes):
                     p0 = pm[lane]
                     for k in range(reps + 1):
-                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0, row, wf) != 1.0
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0, row, wf)
             else:
                 for lane in range(lanes):
                     for k in range(reps + 1):
-                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0, row, wf) != 1.0
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0, row, wf)
             known = meta[g, 0]                # weights off 1 when the divisors were made; -1: none made
             if known >= 0:
                 if off == known:              # as many as then: the same ones, with the same values?
@@ -631,7 +636,7 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
                     for lane in range(lanes):
                         t = k * row + lane
                         x = s[wf * lanes + t]
-                        if x != 1.0:
+                        if x != 1.0 and (straight or pm[k * lanes + lane] >= 0):
                             if known < cap:
                                 slot[g, known] = t
                                 weight[g, known] = x
@@ -714,8 +719,8 @@ class LaneCache:
       (replace the array, as a and b). An array that is a view of another is copied every step.
     - div: float32[len cmap], each repair slot's divisor D; live: float32[rows], each repair
       row's all-live mark (1 when no lane's D is 0); both made by the kernel, per group.
-    - meta: int32[G, 3] per chain group: how many of its weights were other than 1 when its
-      divisors were made (-1: to be made); 1 when they are all 0, 1 or 2 (`halves`); its first
+    - meta: int32[G, 3] per chain group: how many of its points (not padding) weighed other than 1
+      when its divisors were made (-1: to be made, or more than OFF_ONE); 1 when they are all 0, 1 or 2 (`halves`); its first
       row in live. slot, weight: int32 / float32[G, OFF_ONE], those weights' scratch offsets
       and values — what the kernel checks the gathered weights against.
     """
