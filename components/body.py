@@ -62,8 +62,8 @@ class Constraints:
     free end takes it all). Links between two free points split the error by inverse mass.
     schedule: the relax system's cache of the solve order derived from a and b; it is
     rebuilt when a or b is replaced by another array (so replace them, never edit in place).
-    A body of `relax.IN_ORDER_POINTS` points or more also keeps a copy of rest there, and
-    marks rest read-only: an edit in place raises; replace the array instead.
+    rest may be edited in place or replaced: a body of `relax.IN_ORDER_POINTS` points or more
+    keeps a copy of it there too, compared with rest before every step.
     """
 
     a: np.ndarray

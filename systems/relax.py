@@ -30,7 +30,8 @@ may run in either order, or at once, with the same bits. So:
   rounded in SIMD too, so each lane's bits are the scalar loop's (never fastmath).
 - A body of `IN_ORDER_POINTS` or more keeps its chain groups' rest lengths and divisors in
   lane layout between steps (`LaneCache`): they change only with the constraints, the
-  weights or ``share``, and the kernels check for exactly that each step.
+  weights or ``share``, and each step checks for exactly that (rest against a copy, bit for
+  bit, so an edit in place is seen; the weights in the kernels).
 - Everything else (a cloth, any other graph, a handful of ropes) is relaxed one
   repair at a time in *level order*: a repair's level is one more than the deepest
   earlier repair it shares a point with. Sorting by level keeps every pair that
@@ -63,8 +64,9 @@ MIN_CHAINS = 8   # fewer chains than this left over go one repair at a time, int
 IN_ORDER_POINTS = 150_000
 GROUP_COLUMNS = 4  # per chain group in a plan: first repair slot, first point slot, lanes, regular (`regular`)
 FIELDS = 6       # float32 fields per point slot in the lane scratch: x, y, z, inverse mass, and repair k's divisor D, rest
-OFF_ONE = 2 * WIDE  # weights other than 1 a chain group's cached divisors are checked against: a pinned head per
-                    # lane and as many more (grabs, pins along a rope); past it the group makes them every step
+OFF_ONE = 2 * WIDE  # points weighing other than 1 a chain group's cached divisors are checked against (padding
+                    # slots are none): a pinned head per lane and as many more (grabs, pins along a rope); past
+                    # it the group makes them every step
 COINCIDENT = 1e-4  # scene units: the distance taken for coincident ends, so any direction will do and nothing divides by 0
 _NO_BOX = np.zeros(0, np.float32)
 
@@ -416,21 +418,24 @@ def _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, straight, p0, row,
     """Point slot k of ``lane`` into the lane scratch: its coordinates and weight. A padding
     slot (-1) reads point 0 and weighs nothing; ``straight`` (a regular group) reads no slot:
     the point is p0 + k, p0 the lane's first (loaded once by the caller: LLVM cannot hoist it
-    past the scratch's stores)."""
+    past the scratch's stores). Returns whether it is a point weighing other than 1: padding
+    weighs 0 every step, so it is no weight the `LaneCache` checks."""
     t = k * row + lane
     if straight:
         q = p0 + k
         w = inv_mass[q]
+        off = w != 1.0
     else:
         p = pm[k * lanes + lane]
         q = p if p > 0 else 0
         w = _select(p >= 0, inv_mass[q], np.float32(0.0))
+        off = (w != 1.0) & (p >= 0)
     s[wf * lanes + t] = w
     s[t] = pos[q, 0]
     s[lanes + t] = pos[q, 1]
     if three:
         s[2 * lanes + t] = pos[q, 2]
-    return w
+    return off
 
 
 @numba.njit(inline="always")
@@ -556,7 +561,8 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
     forward where the prefetcher follows, not 32 ropes at once; a regular group (`regular`)
     then reads no slot map and tests no padding). The group's cached divisors hold exactly when
     its weights are the ones they were made from: the cache lists the group's weights other
-    than 1 (at most `OFF_ONE`: a rope's pinned head, a grab), so the check is a count of the
+    than 1 (at most `OFF_ONE`: a rope's pinned head, a grab; not its padding, which weighs 0
+    every step and enters only padding repairs, whose D is 0 anyway), so the check is a count of the
     weights off 1, kept as the gather goes, and a look at the listed ones (a separate count
     loop over the scratch cost ≈ 0.6 ms a step on W5, one thread; in the gather ≈ 0.2). A
     weight equal to a listed one but for a zero's sign gives the same divisor's use: D = ±0
@@ -601,16 +607,16 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
             pm = pmap[groups[g, 1]:groups[g + 1, 1]]
             r0 = meta[g, 2]                   # its first row of llive
             straight = groups[g, 3] != 0
-            off = 0                           # weights other than 1
+            off = 0                           # points weighing other than 1 (padding is none)
             if straight:                      # each loop with its flag a constant: no branch left in it
                 for lane in range(lanes):
                     p0 = pm[lane]
                     for k in range(reps + 1):
-                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0, row, wf) != 1.0
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, True, p0, row, wf)
             else:
                 for lane in range(lanes):
                     for k in range(reps + 1):
-                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0, row, wf) != 1.0
+                        off += _gather_slot(s, pos, inv_mass, pm, k, lane, lanes, three, False, 0, row, wf)
             known = meta[g, 0]                # weights off 1 when the divisors were made; -1: none made
             if known >= 0:
                 if off == known:              # as many as then: the same ones, with the same values?
@@ -631,7 +637,7 @@ def _chains_big_kernel(lanes: int, three: bool, general: bool):
                     for lane in range(lanes):
                         t = k * row + lane
                         x = s[wf * lanes + t]
-                        if x != 1.0:
+                        if x != 1.0 and (straight or pm[k * lanes + lane] >= 0):
                             if known < cap:
                                 slot[g, known] = t
                                 weight[g, known] = x
@@ -701,6 +707,29 @@ def chain_scratch(groups) -> tuple:
     return np.zeros(slots, np.float32), np.zeros(rows, np.float32)
 
 
+BLOCK = 4096   # values `same_bits` compares between two looks for a difference: long enough to vectorise
+
+
+@kernel(error_model="numpy")
+def same_bits(x, y):
+    """Whether uint32 arrays x and y (of one length) hold the same bits: whole blocks of `BLOCK`,
+    each an OR of XORs with no exit inside, so the loop runs in SIMD (a block end of
+    ``min(i + BLOCK, n)`` kept it scalar, 10x slower); stops after the first block that differs."""
+    n = x.shape[0]
+    i = 0
+    while i + BLOCK <= n:
+        d = np.uint32(0)
+        for j in range(i, i + BLOCK):
+            d |= x[j] ^ y[j]
+        if d != 0:
+            return False
+        i += BLOCK
+    d = np.uint32(0)
+    for j in range(i, n):
+        d |= x[j] ^ y[j]
+    return d == 0
+
+
 @dataclass(eq=False)
 class LaneCache:
     """What the `_big` chain kernels keep of a plan between steps, in lane layout (repair slot
@@ -709,13 +738,18 @@ class LaneCache:
     a grab) or ``share``.
 
     - rest: float32[len cmap], each repair slot's rest length (constraint 0's for padding),
-      copied from Constraints.rest by `refresh` when that array is another one or writable:
-      the copy marks it read-only, so an edit in place raises instead of going unseen
-      (replace the array, as a and b). An array that is a view of another is copied every step.
+      copied from Constraints.rest by `refresh` whenever its values differ from ``kept``'s.
+    - kept: float32[m], Constraints.rest as it was last copied, in its own order: `refresh`
+      compares the two bit for bit before every step, so any change is seen — a new array, or
+      an edit in place, through whatever view, by whatever system — and rest stays its owner's
+      to write (the system never marks it read-only). The compare reads both in order, in SIMD
+      (0.08 ms from the caches): in W5's step, where they come from memory, it costs 0.3-0.5 ms
+      on one thread (relax alone 1.04-1.09x); gathering rest into lane layout every step instead,
+      with no copy kept, cost about 0.9.
     - div: float32[len cmap], each repair slot's divisor D; live: float32[rows], each repair
       row's all-live mark (1 when no lane's D is 0); both made by the kernel, per group.
-    - meta: int32[G, 3] per chain group: how many of its weights were other than 1 when its
-      divisors were made (-1: to be made); 1 when they are all 0, 1 or 2 (`halves`); its first
+    - meta: int32[G, 3] per chain group: how many of its points (not padding) weighed other than 1
+      when its divisors were made (-1: to be made, or more than OFF_ONE); 1 when they are all 0, 1 or 2 (`halves`); its first
       row in live. slot, weight: int32 / float32[G, OFF_ONE], those weights' scratch offsets
       and values — what the kernel checks the gathered weights against.
     """
@@ -727,7 +761,7 @@ class LaneCache:
     live: np.ndarray
     slot: np.ndarray
     weight: np.ndarray
-    src: np.ndarray | None = None     # the Constraints.rest that rest was copied from, kept read-only
+    kept: np.ndarray | None = None        # None: nothing copied yet
     share: np.float32 = np.float32(np.nan)   # the share the divisors were made with
 
     @classmethod
@@ -741,17 +775,18 @@ class LaneCache:
                    np.zeros(max(int(reps.sum()), 1), np.float32), np.zeros((ng, OFF_ONE), np.int32),
                    np.zeros((ng, OFF_ONE), np.float32))
 
-    def refresh(self, rest, share, hold: bool = True) -> None:
-        """Before a step: copy ``rest`` again if it is not the array last copied (or was made
-        writable again), and mark every group's divisors to be made again when ``share``
-        changed. ``hold``: keep ``rest`` read-only from now on (the system's cache); a one-off
-        `solve` leaves the caller's array as it was."""
-        if self.src is not rest or rest.flags.writeable:
-            np.take(np.asarray(rest, np.float32), np.maximum(self.cmap, 0), out=self.rest)
-            self.src = None
-            if hold and rest.flags.owndata:
-                rest.flags.writeable = False
-                self.src = rest
+    def refresh(self, rest, share) -> None:
+        """Before a step: copy ``rest`` again if its values are not the ones last copied (bit for
+        bit), and mark every group's divisors to be made again when ``share`` changed."""
+        r = np.ascontiguousarray(rest, np.float32)    # itself, unless another dtype or a strided view
+        k = self.kept
+        if k is None or r.shape != k.shape:
+            self.kept = k = np.empty_like(r)
+        elif same_bits(r.view(np.uint32), k.view(np.uint32)):
+            r = None
+        if r is not None:
+            np.take(r, np.maximum(self.cmap, 0), out=self.rest)
+            np.copyto(k, r)
         s = np.float32(share)
         if not self.share == s:               # NaN: made again every step
             self.meta[:, 0] = -1
@@ -895,14 +930,14 @@ def _calls(views, flags, large: bool, lanes: LaneCache | None = None) -> Calls:
     return calls
 
 
-def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share, hold: bool = True) -> bool:
+def _run(calls, loose, pos, inv_mass, rest, passes, lo, hi, share) -> bool:
     """One step's kernels (`_calls`), then the clamp of the points in no constraint (once: as
     every pass would). False when a chain group was left for the general divisor (`_redo`).
-    A big body's `LaneCache` is brought up to date first (``hold``: `LaneCache.refresh`)."""
+    A big body's `LaneCache` is brought up to date first (`LaneCache.refresh`)."""
     if passes <= 0:
         return True
     if calls.lanes is not None:
-        calls.lanes.refresh(rest, share, hold)
+        calls.lanes.refresh(rest, share)
     done = True
     for k, args in calls:
         done &= k(pos, inv_mass, rest, passes, lo, hi, share, *args)
@@ -930,7 +965,7 @@ def solve(pos, inv_mass, rest, passes, lo, hi, packed, share, *flags) -> None:
     views = unpack(packed)
     lo, hi = box(lo, hi, pos.shape[1])
     calls = _calls(views, flags, big(pos.shape[0]))
-    if not _run(calls, views[5], pos, inv_mass, rest, passes, lo, hi, share, hold=False):
+    if not _run(calls, views[5], pos, inv_mass, rest, passes, lo, hi, share):
         _redo(views, flags, pos, inv_mass, rest, passes, lo, hi, share, calls.lanes)
 
 

@@ -247,9 +247,13 @@ def copy(typingctx, dst, i, src, j, n):
     overlap there, as one llvm.memcpy (no bounds check: the caller's). The memcpy is what tells
     LLVM that the two do not overlap: a loop that stores into one array and loads from another
     stays scalar where LLVM cannot prove that, and numba's slice assignment checks for overlap
-    by making a copy (an allocation in the kernel)."""
-    if not (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.ndim == src.ndim == 1
-            and dst.dtype == src.dtype and dst.mutable):
+    by making a copy (an allocation in the kernel). A memcpy of n elements from an element's
+    address is that slice only in a C-contiguous array, and only for whole-number i, j, n: any
+    other argument types fail to compile (a strided view would copy the values between its
+    elements, a float index be truncated)."""
+    arrays = (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.ndim == src.ndim == 1
+              and dst.layout == src.layout == "C" and dst.dtype == src.dtype and dst.mutable)
+    if not (arrays and all(isinstance(v, types.Integer) for v in (i, j, n))):
         return None
 
     def codegen(context, builder, signature, args):

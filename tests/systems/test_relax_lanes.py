@@ -1,8 +1,8 @@
 """A big body's chain groups keep rest lengths and divisors between steps (`relax.LaneCache`):
 whatever changes them between two steps — a pin, a grab and its release, a weight off 0 and 1,
 another share, a tear, a new rest array, a rehang — the next step has the bits of the plain
-sequential sweep, which keeps nothing. And an edit of the rest lengths in place, which the
-cache could not see, raises instead of going unseen.
+sequential sweep, which keeps nothing. Rest lengths stay their owner's: edited in place, they
+stay writable and the next step sees the edit.
 """
 import esper
 import numpy as np
@@ -106,20 +106,37 @@ def test_a_big_body_matches_the_plain_sweep_through_every_change_of_weights_rest
     assert con.schedule.calls.lanes is not None
 
 
-def test_rest_lengths_a_big_body_keeps_are_read_only_and_replacing_them_is_seen():
+def test_rest_lengths_edited_in_place_on_a_big_body_are_seen_and_stay_writable():
+    """A plugin that shortens ropes may write Constraints.rest in place, as on a small body: the
+    array, or a view of it taken before the first step, stays writable through steps, a tear
+    and a body that drops below IN_ORDER_POINTS with the same rest, and the next step sees each
+    edit (the plain sweep's bits)."""
     rng = np.random.default_rng(16)
     pos, inv, a, b, rest, heads = body(rng)
+    early = rest[: 12 * WIDE]                          # a view, taken before any step
     pts = Points(pos=pos.copy(), prev=pos.copy(), inv_mass=inv)
     con = Constraints(a=a, b=b, rest=rest, passes=3, share=1.0)
     esper.create_entity(pts, con)
-    Relax().process(None)
-    with pytest.raises(ValueError):
-        con.rest[0] = 1.0                          # in place: the cache would not see it
     want = pts.pos.copy()
-    con.rest = np.full(len(a), 4.0, np.float32)    # replaced: seen
-    Relax().process(None)
-    sequential(want, inv, a, b, con.rest, 3, np.zeros(0, np.float32), np.zeros(0, np.float32), 1.0)
-    assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32))
+    none = np.zeros(0, np.float32)
+    for step, edit in enumerate([
+            lambda: None,
+            lambda: con.rest.__setitem__(slice(0, 40), np.float32(1.5)),      # in place
+            lambda: early.__setitem__(slice(100, 140), np.float32(7.0)),      # through the early view
+            lambda: con.rest.__imul__(np.float32(0.9)),                       # every rope shorter
+            lambda: None]):
+        edit()
+        Relax().process(None)
+        sequential(want, inv, a, b, con.rest, 3, none, none, 1.0)
+        assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), step
+        assert con.rest.flags.writeable, step
+    con.a, con.b = a[12:], b[12:]                      # a tear: the first rope's links gone, a new plan
+    for step in range(2):
+        Relax().process(None)
+        sequential(want, inv, con.a, con.b, con.rest, 3, none, none, 1.0)
+        assert np.array_equal(want.view(np.uint32), pts.pos.view(np.uint32)), ("torn", step)
+        assert con.rest.flags.writeable
+        con.rest[12:52] = np.float32(3.0)              # and in place after it
 
 
 def test_a_one_off_relax_leaves_the_callers_rest_writable():
@@ -134,3 +151,45 @@ def test_small_bodies_keep_no_lane_cache(scenes):
     scene.step(2)
     for _, con in esper.get_component(Constraints):
         assert con.schedule.calls.lanes is None and con.rest.flags.writeable
+
+
+def test_a_group_of_ropes_of_mixed_lengths_keeps_its_divisors_between_quiet_steps():
+    """Ropes of 5 to 40 points, pinned at the head: sorted by length, a group's lanes end at
+    different rows, so most groups have padding slots (more than OFF_ONE in all). Padding weighs
+    nothing and never changes, so it is no weight the cache has to check: after quiet steps every
+    group keeps its divisors (meta[g, 0] >= 0: the next step checks them, not makes them), with
+    the plain sweep's bits."""
+    rng = np.random.default_rng(18)
+    counts = list(rng.integers(5, 41, 5 * WIDE + 3))
+    n, a, b = chains(counts, spare=IN_ORDER_POINTS)
+    heads = np.r_[0, np.cumsum(counts)[:-1]]
+    pos = rng.normal(100, 30, (n, D)).astype(np.float32)
+    inv = np.ones(n, np.float32)
+    inv[heads] = 0.0
+    rest = rng.uniform(2, 9, len(a)).astype(np.float32)
+    pts = Points(pos=pos.copy(), prev=pos.copy(), inv_mass=inv)
+    con = Constraints(a=a, b=b, rest=rest, passes=4, share=1.0)
+    esper.create_entity(pts, con)
+    for step in range(3):
+        Relax().process(None)
+        sequential(pos, inv, a, b, rest, 4, np.zeros(0, np.float32), np.zeros(0, np.float32), 1.0)
+        assert np.array_equal(pos.view(np.uint32), pts.pos.view(np.uint32)), step
+    groups, _, pmap = con.schedule.views[:3]
+    assert (groups[:-1, 3] == 0).sum() >= 4 and (pmap < 0).sum() > OFF_ONE   # padded groups, much padding
+    kept = con.schedule.calls.lanes.meta[:, 0]
+    assert (kept >= 0).all(), kept
+
+
+@pytest.mark.parametrize("at", [0, relax_mod.BLOCK - 1, relax_mod.BLOCK, 2 * relax_mod.BLOCK + 5, -1])
+def test_the_rest_compare_sees_one_bit_anywhere(at):
+    """`same_bits` (what the cache compares rest with) finds one flipped bit in any block or the
+    tail; and 0.0 / -0.0, equal as floats, differ to it, while a NaN equals itself."""
+    x = np.random.default_rng(19).uniform(2, 9, 2 * relax_mod.BLOCK + 9).astype(np.float32)
+    y = x.copy()
+    assert relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))
+    y.view(np.uint32)[at] ^= 1
+    assert not relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))
+    x[at], y[at] = 0.0, -0.0
+    assert not relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))
+    x[at] = y[at] = np.nan
+    assert relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))

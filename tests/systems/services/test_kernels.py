@@ -1,6 +1,7 @@
 """Kernels are cached where ropework can write, never beside the installed sources."""
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -121,6 +122,7 @@ def test_a_stamp_belongs_to_one_installation(fresh, tmp_path):
 
 
 _LIGHT_MODULE = '''
+import numba
 import numpy as np
 from ropework.systems.services.kernels import kernel
 
@@ -134,6 +136,7 @@ def scaled(a, k):
 
 _LIGHT_RUN = '''
 import sys
+import numba
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 import light_kernel
@@ -166,3 +169,28 @@ def test_a_kernels_name_is_its_module_and_function_for_the_scene_and_the_plan(fr
     fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
     add_one = kernels.kernel()(_add_one)
     assert kernels.name_of(add_one) == f"{__name__}._add_one"
+
+
+@numba.njit
+def _copy_into(dst, i, src, j, n):
+    kernels.copy(dst, i, src, j, n)
+
+
+def test_copy_moves_a_run_of_one_contiguous_array_into_another():
+    dst, src = np.zeros(8, np.float32), np.arange(8, dtype=np.float32)
+    _copy_into(dst, 2, src, 5, 3)
+    assert dst.tolist() == [0, 0, 5, 6, 7, 0, 0, 0]
+
+
+@pytest.mark.parametrize("dst, i, src, j, n", [
+    (np.zeros(8, np.float32), 0, np.arange(16, dtype=np.float32)[::2], 0, 4),       # strided: memcpy would read every value
+    (np.zeros((2, 4), np.float32), 0, np.arange(8, dtype=np.float32), 0, 4),        # 2-D
+    (np.zeros(8, np.float64), 0, np.arange(8, dtype=np.float32), 0, 4),             # another dtype: bytes, not values
+    (np.zeros(8, np.float32), 0.0, np.arange(8, dtype=np.float32), 0, 4),           # a float offset
+    (np.zeros(8, np.float32), 0, np.arange(8, dtype=np.float32), 0, 4.0),           # a float count
+], ids=["strided", "2d", "dtype", "float-offset", "float-count"])
+def test_copy_refuses_at_compile_time_what_one_memcpy_cannot_do(dst, i, src, j, n):
+    """Typed, not run: a strided, 2-D or differently typed array, or a float index, fails to compile
+    instead of copying the wrong bytes."""
+    with pytest.raises(numba.core.errors.TypingError):
+        numba.njit(lambda d, a, s, b, k: kernels.copy(d, a, s, b, k))(dst, i, src, j, n)
