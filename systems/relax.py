@@ -704,7 +704,21 @@ def chain_scratch(groups) -> tuple:
     reps = (groups[1:, 0].astype(np.int64) - groups[:-1, 0]) // np.maximum(lanes, 1)
     rows = int(reps.max()) + 1 if len(reps) else 1
     slots = int(((reps + 1) * FIELDS * lanes).max()) if len(reps) else 0
-    return np.zeros(slots, np.float32), np.zeros(rows, np.float32)
+    return aligned_zeros(slots), aligned_zeros(rows)
+
+
+SCRATCH_ALIGN = 64   # bytes, a cache line: numpy aligns only to 16, and at 16 or 48 bytes mod 64 every 32-byte
+                     # (AVX2) load of the lane scratch splits across two lines: W5's relax 8.9-9.3 ms a step there,
+                     # 7.6-7.9 at 0 or 32 (one thread, bench.relax_ab), whichever malloc happened to give
+
+
+def aligned_zeros(n: int, dtype=np.float32) -> np.ndarray:
+    """``np.zeros(n, dtype)`` starting on a `SCRATCH_ALIGN`-byte boundary (a view into a slightly
+    longer array, which it keeps alive)."""
+    item = np.dtype(dtype).itemsize
+    base = np.zeros(n + SCRATCH_ALIGN // item, dtype)
+    skip = (-base.__array_interface__["data"][0] % SCRATCH_ALIGN) // item
+    return base[skip:skip + n]
 
 
 BLOCK = 4096   # values `same_bits` compares between two looks for a difference: long enough to vectorise
@@ -771,8 +785,8 @@ class LaneCache:
         meta = np.full((ng, 3), -1, np.int32)
         meta[:, 1] = 0
         meta[:, 2] = np.r_[0, np.cumsum(reps)[:-1]] if ng else np.zeros(0, np.int64)
-        return cls(cmap, meta, np.zeros(len(cmap), np.float32), np.zeros(len(cmap), np.float32),
-                   np.zeros(max(int(reps.sum()), 1), np.float32), np.zeros((ng, OFF_ONE), np.int32),
+        return cls(cmap, meta, aligned_zeros(len(cmap)), aligned_zeros(len(cmap)),
+                   aligned_zeros(max(int(reps.sum()), 1)), np.zeros((ng, OFF_ONE), np.int32),
                    np.zeros((ng, OFF_ONE), np.float32))
 
     def refresh(self, rest, share) -> None:

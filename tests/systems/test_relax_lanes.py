@@ -193,3 +193,18 @@ def test_the_rest_compare_sees_one_bit_anywhere(at):
     assert not relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))
     x[at] = y[at] = np.nan
     assert relax_mod.same_bits(x.view(np.uint32), y.view(np.uint32))
+
+
+def test_the_chain_scratch_starts_on_a_cache_line_whatever_malloc_gives():
+    """At 16 or 48 bytes mod 64 the lane loop's 32-byte loads split across lines (W5's relax ≈ 1.17×).
+    numpy gives 16-byte alignment, so among scratches of many sizes some would land there."""
+    from ropework.systems import relax
+    keep = []
+    for n in range(1, 400, 7):
+        a = relax.aligned_zeros(n)
+        keep.append(a)
+        assert a.__array_interface__["data"][0] % relax.SCRATCH_ALIGN == 0
+        assert a.shape == (n,) and a.dtype == np.float32 and not a.any() and a.flags.c_contiguous
+    groups = np.array([[0, 0, 32, 1], [320, 352, 8, 0], [400, 420, 0, 0]], np.int32)
+    for s in relax.chain_scratch(groups):
+        assert s.__array_interface__["data"][0] % relax.SCRATCH_ALIGN == 0
