@@ -249,8 +249,8 @@ def copy(typingctx, dst, i, src, j, n):
     stays scalar where LLVM cannot prove that, and numba's slice assignment checks for overlap
     by making a copy (an allocation in the kernel). A memcpy of n elements from an element's
     address is that slice only in a C-contiguous array, and only for whole-number i, j, n: any
-    other argument types fail to compile (a strided view would copy the values between its
-    elements, a float index be truncated)."""
+    other argument types are refused when the kernel is typed: a strided view would copy the
+    values between its elements, a float index be truncated."""
     arrays = (isinstance(dst, types.Array) and isinstance(src, types.Array) and dst.ndim == src.ndim == 1
               and dst.layout == src.layout == "C" and dst.dtype == src.dtype and dst.mutable)
     if not (arrays and all(isinstance(v, types.Integer) for v in (i, j, n))):
