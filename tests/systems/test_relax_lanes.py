@@ -17,11 +17,12 @@ from tests.systems.test_relax_runs import chains, sequential
 D = 2
 
 
-def body(rng):
-    """Ropes of 11 and 12 points, stored in order: sorted by length, a first WIDE group with
-    padded lanes and three regular ones; and loose points that make the body `big`. Each
-    rope's first point pinned."""
-    counts = [12] * (3 * WIDE) + [11 + r % 2 for r in range(WIDE)]
+def body(rng, counts=None):
+    """Ropes of ``counts`` points stored in order (by default of 11 and 12: sorted by length, a
+    first WIDE group with padded lanes and three regular ones); and loose points that make the
+    body `big`. Each rope's first point pinned."""
+    if counts is None:
+        counts = [12] * (3 * WIDE) + [11 + r % 2 for r in range(WIDE)]
     n, a, b = chains(counts, spare=IN_ORDER_POINTS)
     heads = np.r_[0, np.cumsum(counts)[:-1]]
     pos = rng.normal(100, 30, (n, D)).astype(np.float32)
@@ -160,13 +161,7 @@ def test_a_group_of_ropes_of_mixed_lengths_keeps_its_divisors_between_quiet_step
     group keeps its divisors (meta[g, 0] >= 0: the next step checks them, not makes them), with
     the plain sweep's bits."""
     rng = np.random.default_rng(18)
-    counts = list(rng.integers(5, 41, 5 * WIDE + 3))
-    n, a, b = chains(counts, spare=IN_ORDER_POINTS)
-    heads = np.r_[0, np.cumsum(counts)[:-1]]
-    pos = rng.normal(100, 30, (n, D)).astype(np.float32)
-    inv = np.ones(n, np.float32)
-    inv[heads] = 0.0
-    rest = rng.uniform(2, 9, len(a)).astype(np.float32)
+    pos, inv, a, b, rest, heads = body(rng, list(rng.integers(5, 41, 5 * WIDE + 3)))
     pts = Points(pos=pos.copy(), prev=pos.copy(), inv_mass=inv)
     con = Constraints(a=a, b=b, rest=rest, passes=4, share=1.0)
     esper.create_entity(pts, con)
