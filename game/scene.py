@@ -61,15 +61,17 @@ def _kernel_key(level: Level, imported: bool = True) -> tuple[str, set[str]]:
 
 
 def _plan(level: Level, key: str) -> dict[str, float] | None:
-    """`kernels.planned` for a shipped level's file (the plan is made from those), else None."""
+    """The kernels a shipped level's scene of ``key`` calls (name → CPU seconds its compile took
+    where the plan was made), from `ropework.kernel_plan` (``python -m ropework.warm --plan``); None
+    for any other level's file. The plan knows the shipped levels, so it lives in the shell."""
+    from ropework.kernel_plan import PLAN
     from ropework.level import shipped
-    from ropework.systems.services import kernels
     try:
         if level.path.resolve() not in {p.resolve() for p in shipped()}:
             return None
     except OSError:
         return None
-    return kernels.planned(key)
+    return PLAN.get(key)
 
 
 def _cold(level: Level) -> tuple[list[str], dict[str, float] | None]:
@@ -249,7 +251,7 @@ class Helper:
 def _share(level: Level) -> tuple[frozenset, frozenset, frozenset, float] | None:
     """(the child's systems, their kernels, this process's kernels, the child's compile seconds):
     the scene's cold kernels split by system module in two shares of about equal compile time
-    (`kernels.planned`'s seconds, 1 s where unknown), the costliest to the child; None when one
+    (the plan's seconds, `_plan`; 1 s where unknown), the costliest to the child; None when one
     share would be empty.
     (A child compiling all of one module's kernels while this process imports arcade lost:
     bench.cold_split pixels, path 3.28 -> 3.63 CPU s.)"""

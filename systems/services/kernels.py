@@ -137,14 +137,6 @@ def name_of(disp) -> str:
     return f"{disp.py_func.__module__}.{disp.py_func.__name__}"
 
 
-def planned(key: str) -> dict[str, float] | None:
-    """The kernels a shipped level's scene of ``key`` calls (name → CPU seconds its compile took
-    where the plan was made), from `kernel_plan` (``python -m ropework.warm --plan``); None for
-    a scene no shipped level makes."""
-    from ropework.systems.services.kernel_plan import PLAN
-    return PLAN.get(key)
-
-
 def stamped(key: str) -> list[str] | None:
     """The kernels the scene ``key`` noted when it last ran here (`remember`), or None."""
     stamp = _stamp(key)
@@ -158,8 +150,8 @@ def cold(key: str, modules, plan=None) -> list[str]:
     """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
 
     Which kernels a scene calls is known once it has run (`remember`), and for a shipped
-    level before that from ``plan`` (its `planned` names); for any other scene, every kernel
-    defined in its systems' ``modules`` counts.
+    level before that from ``plan`` (the names in its shipped plan, `ropework.kernel_plan`); for
+    any other scene, every kernel defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
     mine = {name_of(d): d for d in KERNELS if d.py_func.__module__ in mods}
@@ -208,7 +200,7 @@ def remember(key: str, modules, since: dict, plan=None) -> None:
     for `cold`. Only those: a kernel another scene of this process compiled (``python -m
     ropework.warm`` warms every level in one process) is not this scene's. Levels of one key
     (the same kinds and systems) add up within a process, so a second one that finds every
-    kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`planned`:
+    kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`ropework.kernel_plan`:
     exactly what its scene calls) is noted whole: a kernel it shares with a scene warmed before
     it in the process loads nothing new, and would otherwise be missing from its stamp, so a
     changed source would recompile it with no notice and no helper."""

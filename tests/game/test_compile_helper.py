@@ -106,7 +106,7 @@ def test_a_hung_helper_stalls_the_start_for_its_plans_time_not_five_minutes(runs
     """rope's child compiles relax's kernels (1.22 CPU s in the plan): it is given 30 s and ten
     times their planned seconds (a slower, busier machine than the plan's), not the 300 s every
     child had."""
-    from ropework.systems.services.kernel_plan import PLAN
+    from ropework.kernel_plan import PLAN
     _, got = runs["parallel"]
     rope = next(plan for key, plan in PLAN.items() if key.startswith("rope.toml:"))
     relax = sum(s for n, s in rope.items() if ".relax." in n)

@@ -1,5 +1,5 @@
 """A first run's notice counts the kernels that will compile, from the shipped plan
-(systems/services/kernel_plan.py), and the plan is what each shipped level's scene calls."""
+(game/kernel_plan.py), and the plan is what each shipped level's scene calls."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ import pytest
 from ropework.level import load, shipped
 from ropework.scene import _child_skip, _kernel_key, _share, kernels_called
 from ropework.systems.services import kernels
-from ropework.systems.services.kernel_plan import PLAN
+from ropework.kernel_plan import PLAN
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def test_the_plan_names_the_kernels_each_shipped_level_calls(path):
     lv = load(path)
     key, _ = _kernel_key(lv)
-    assert key in PLAN, f"{path.name} is not in the plan: python -m ropework.warm --plan > systems/services/kernel_plan.py"
+    assert key in PLAN, f"{path.name} is not in the plan: python -m ropework.warm --plan > game/kernel_plan.py"
     assert sorted(PLAN[key]) == sorted(kernels_called(lv)), (   # as sets: their order is the modules' import order
         f"{path.name} calls other kernels than the plan says: python -m ropework.warm --plan > "
         "systems/services/kernel_plan.py")
