@@ -300,6 +300,7 @@ def fill_sparks(scene) -> int:
 
 # ── measurements ─────────────────────────────────────────────────────────────
 def machine(ctx=None) -> str:
+    from bench import host
     from bench.run import cpu_model
     cpu = cpu_model()
     gl = ""
@@ -307,7 +308,7 @@ def machine(ctx=None) -> str:
         gl = f"; GL: {ctx.info.RENDERER}, OpenGL {'.'.join(map(str, ctx.gl_version))}"
     import arcade
     return (f"{cpu}, {os.cpu_count()} cores; Linux {platform.release()}; Python {platform.python_version()}, "
-            f"numpy {np.__version__}, arcade {arcade.version.VERSION}{gl}")
+            f"numpy {np.__version__}, arcade {arcade.version.VERSION}{gl}; {host.label()}")
 
 
 def run(args) -> dict:

@@ -35,6 +35,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")   # levels import arcade-backed sy
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench import host  # noqa: E402
 from bench.contenders import CONTENDERS, Engine  # noqa: E402
 from bench.workloads import STIFFNESS_STEPS, WORKLOADS, stretch  # noqa: E402
 from ropework.systems.services import split  # noqa: E402
@@ -266,7 +267,7 @@ def machine() -> str:
     import pymunk
     return (f"{cpu}, {os.cpu_count()} cores; Linux {platform.release()}; Python {platform.python_version()}, "
             f"numpy {np.__version__}, numba {numba.__version__}, esper {getattr(esper, '__version__', '3.x')}, "
-            f"pymunk {pymunk.version}")
+            f"pymunk {pymunk.version}; {host.label()}")
 
 
 def fmt(ms: float) -> str:

@@ -212,7 +212,8 @@ def phases(env: dict, out: Path) -> dict:
 
 
 def run(args) -> dict:
-    rep = {"load": os.getloadavg(), "date": time.strftime("%Y-%m-%d")}
+    from bench import host
+    rep = {"load": os.getloadavg(), "date": time.strftime("%Y-%m-%d"), "host": host.label()}
     with tempfile.TemporaryDirectory(prefix="ropework-startup-") as tmp:
         tmp = Path(tmp)
         out = tmp / "first.png"
@@ -246,7 +247,7 @@ def markdown(rep: dict) -> str:
     ph = {k: statistics.median(p[k] for p in rep["phases"]) for k, _ in PHASES}
     out = [f"Run: `python -m bench.startup` on {rep['date']}; 1-minute load average {rep['load'][0]:.2f} at the start, "
            f"{rep['load_end'][0]:.2f} at the end"
-           + (" — **the machine was busy (load > 1.5)**" if busy else "") + ".", "",
+           + (" — **the machine was busy (load > 1.5)**" if busy else "") + f"; {rep.get('host', 'host yardstick not taken')}.", "",
            f"`python -m ropework {LEVEL} --record out.png --frames 1`, wall clock from the command to its exit:", "",
            "| caches | runs | seconds, median [min–max] | target ≤ 2 s |", "|---|---:|---:|:---:|",
            f"| warm (numba kernels and bytecode cached: every launch after the first) | {len(w)} "
