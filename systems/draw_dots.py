@@ -28,7 +28,7 @@ Each quad holds only the pixels its dot can change: the disc to 0.5 px past
 its edge and the halo down to alpha INVISIBLE (half an 8-bit level, which
 rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
 a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
-quad's vertices and triangles (docs/performance.md, "Issue 17's keys").
+quad's vertices and triangles (docs/performance.md, "Dense dot grids are splatted on the CPU").
 
 A dense grid is painted on the CPU instead (`Splat`, when `splat_pays`): a numba kernel
 evaluates the look program's formulas at every pixel centre a dot can reach, in dot order,
