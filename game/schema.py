@@ -53,7 +53,7 @@ def _num(v) -> str:
 class Key:
     """One key. type: "int", "float", "bool", "str", "colour", "choice" or "names" (array of short strings).
 
-    live: how a running layer takes a new value in place (the studio's edits, issue 16):
+    live: how a running layer takes a new value in place (the studio's edits):
     ``live(body, cfg, name)`` writes ``cfg[name]`` (cfg: the layer's new validated table)
     into the body's components, found with ``body.get(ComponentClass)``; the change shows
     on the next step with nothing reset. None: the key shapes the layout, counts or

@@ -15,7 +15,7 @@ Theme: on the light theme a dot's colour — somewhere on the segment from
 the same place on the segment from `DotStyle.light_base` to `.light_active`
 (the state keeps the seed's colours; only what is drawn changes), so the
 light-grey dots of a dark page are dark ones on a light page.
-The look keys (issue 17, `DotLook`) switch to a second program, so the seed's
+The look keys (`DotLook`) switch to a second program, so the seed's
 dots keep the first one's pixels: a dot's lit level is how far its colour has
 gone from base to active (projected on that line), and it swells by
 1 + swell·lit; with `stretch` it is a capsule (or a box) along its velocity,
@@ -309,7 +309,7 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
-# What the splat saves per dot and costs per covered pixel, measured 2026-12-01 on llvmpipe (2 cores; CPU ms per
+# What the splat saves per dot and costs per covered pixel, measured on llvmpipe (2 cores; CPU ms per
 # draw into 1280×720, both paths alternating, the pointer sweeping, 1-minute load 5-7). The GPU spends ~0.9 µs on
 # each dot's quad before any pixel, which the splat does not; its fragments cost about what the splat's pixels
 # do, so what else is saved grows with a dot's side, not its area. Saved per dot: ~1.4 µs (seed program) and

@@ -1,4 +1,4 @@
-"""The studio's model, headless (issue 16): every key type edits, validates, undoes and saves;
+"""The studio's model, headless: every key type edits, validates, undoes and saves;
 a save is a round trip; live keys reach the running body in place, the rest rebuild one layer."""
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ ALLOCATORS = {"zeros", "empty", "full", "ones", "zeros_like", "empty_like", "ful
 
 
 def named(fn, seen=None) -> set:
-    """The names ``fn``'s code reads, and those of the numba functions it calls (inlined helpers)."""
+    """The names ``fn``'s code reads, and those of the numba functions it calls (inlined callees)."""
     seen = set() if seen is None else seen
     if fn in seen:
         return set()

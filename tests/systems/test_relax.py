@@ -256,7 +256,7 @@ def _cloth_through_a_drag(scene):
 
 
 def test_cloth_is_exactly_as_stiff_as_the_declared_order_at_rest_and_under_a_drag(scenes, monkeypatch):
-    """The solver reorders a cloth's repairs (level order) for speed; the issue's rule is that
+    """The solver reorders a cloth's repairs (level order) for speed; the rule is that
     it must not be softer than sequential Gauss–Seidel at the same passes. It is not even
     different: the same drag with the plain declared-order sweep gives the same bits."""
     import ropework.systems.relax as relax_mod
