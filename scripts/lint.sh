@@ -6,7 +6,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/setup.sh"
 cd "$root"
-"$root/.venv/bin/ruff" check .
+status=0
+"$root/.venv/bin/ruff" check . || status=1     # both run, so one run reports everything
 # The package's names map onto the repository's folders (pyproject [tool.setuptools]
 # package-dir: ropework = game/, ropework.systems = systems/, ...). The editable install
 # resolves them with an import hook mypy cannot follow, so a tree of links spells them out.
@@ -19,4 +20,5 @@ cd "$tree"
 "$root/.venv/bin/mypy" --config-file "$root/pyproject.toml" \
   --python-executable "$root/.venv/bin/python" \
   -p ropework.components -m ropework.systems.pipeline -m ropework.kinds -m ropework.schema \
-  -m ropework.plugins -m ropework.scene -m ropework.clock
+  -m ropework.plugins -m ropework.scene -m ropework.clock || status=1
+exit $status
