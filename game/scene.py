@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import math
 from contextlib import contextmanager
+from typing import TypeVar
 
 import esper
 import numpy as np
@@ -28,6 +29,7 @@ from ropework.systems import pipeline
 from ropework.systems.pipeline import RENDER
 
 _names = itertools.count(1)
+C = TypeVar("C")    # a component class, as `Scene.find` returns its instances
 MAX_SIZE = 16384.0   # px a side at most (GL's usual texture limit): a resize to inf or 1e30 is cut to this
 
 BACKGROUND = {"light": (0.957, 0.957, 0.945, 1.0), "dark": (0.067, 0.067, 0.075, 1.0)}
@@ -502,7 +504,7 @@ class Scene:
         with self.active():
             return esper.component_for_entity(ent, cls)
 
-    def find(self, cls) -> list[tuple[int, object]]:
+    def find(self, cls: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) of a type, in entity order."""
         with self.active():
             return sorted(esper.get_component(cls), key=lambda ec: ec[0])
@@ -512,7 +514,8 @@ class Scene:
         out: dict = {}
         with self.active():
             for ent in sorted(esper.get_entities()):
-                comps = {}
+                comps: dict[str, dict[str, np.ndarray]] = {}
+                comp: object
                 for comp in esper.components_for_entity(ent):
                     if dataclasses.is_dataclass(comp):
                         arrs = {f.name: np.array(getattr(comp, f.name)) for f in dataclasses.fields(comp)

@@ -87,11 +87,13 @@ class Key:
     def check(self, v: Any, err) -> Any:
         t = self.type
         ok = False
+        lo = -math.inf if self.lo is None else self.lo      # a number key without a bound has none
+        hi = math.inf if self.hi is None else self.hi
         if t == "int":
-            ok = isinstance(v, int) and not isinstance(v, bool) and self.lo <= v <= self.hi
+            ok = isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
         elif t == "float":
             ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                  and self.lo <= v <= self.hi)
+                  and lo <= v <= hi)
             v = float(v) if ok else v
         elif t == "bool":
             ok = isinstance(v, bool)
