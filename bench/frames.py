@@ -404,7 +404,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene = Scene.load(gen.write(tmp / f"ropes{n}.toml", gen.rope_level(n, 20, ends=True)), size=SIZE)
             sc[f"{n:,} ropes"] = (scene.point_count, draw_calls(scene, off, ctx, driver(scene, None)))
             scene.close()
-        for label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
+        for _label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
             scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
             from ropework.components.dots import DotGrid
             n = sum(g.n for _, g in scene.find(DotGrid))
@@ -501,7 +501,7 @@ def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
                 win.flip()
             return times[n // 2:]
         closed, idle = [], []
-        for block in range(2):
+        for _block in range(2):
             closed += timed(frames)
             ctl.toggle_studio()
             idle += timed(frames)

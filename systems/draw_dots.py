@@ -534,8 +534,8 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
             lanes = (i1 - i0 + LANES) // LANES * LANES    # whole vectors: lanes past the run are computed
             if square:                                    # and never blended
                 for c in range(0, lanes, LANES):
-                    for l in range(LANES):
-                        rx = rx0 + F4(c + l) * fdx
+                    for ln in range(LANES):
+                        rx = rx0 + F4(c + ln) * fdx
                         lx = rx * ax + ry * ay        # the pixel centre in the quad's frame: v_local
                         ly = ry * ax - rx * ay
                         qx = abs(lx) - (r + half)
@@ -545,11 +545,11 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         cover = min(max(half_px - d, zero), one)
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha      # glow 0: no halo
-                        run[c + l] = a if a >= invisible else zero  # discarded
+                        run[c + ln] = a if a >= invisible else zero  # discarded
             else:
                 for c in range(0, lanes, LANES):
-                    for l in range(LANES):
-                        rx = rx0 + F4(c + l) * fdx
+                    for ln in range(LANES):
+                        rx = rx0 + F4(c + ln) * fdx
                         lx = rx * ax + ry * ay
                         ly = ry * ax - rx * ay
                         e = max(abs(lx) - half, zero)
@@ -557,11 +557,11 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         cover = min(max(half_px - d, zero), one)
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha
-                        run[c + l] = a if a >= invisible else zero
+                        run[c + ln] = a if a >= invisible else zero
             out = rows[j - row0]
-            for l in range(i1 - i0 + 1):            # "under": what shows through the dots above
-                i = i0 + l
-                w = run[l] * (one - out[i, 3])
+            for u in range(i1 - i0 + 1):            # "under": what shows through the dots above
+                i = i0 + u
+                w = run[u] * (one - out[i, 3])
                 out[i, 0] += red * w
                 out[i, 1] += green * w
                 out[i, 2] += blue * w

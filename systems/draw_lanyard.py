@@ -186,7 +186,7 @@ vec4 ewa_like(sampler2D t, vec2 uv) {
     vec2 size = vec2(textureSize(t, 0));
     return textureLod(t, uv, ewa_lod(dFdx(uv) * size, dFdy(uv) * size));
 }
-""" % {"spread": EWA_SPREAD, "major": MAJOR_SHARE}
+""" % {"spread": EWA_SPREAD, "major": MAJOR_SHARE}  # noqa: UP031  (GLSL braces: % needs no escaping)
 
 _MESH_FS = """
 #version 330

@@ -96,7 +96,7 @@ def steps_for(lv) -> int:
 
 def finite(scene: Scene) -> list[str]:
     bad = []
-    for ent, comps in scene.arrays().items():
+    for _ent, comps in scene.arrays().items():
         for cname, fields in comps.items():
             for fname, a in fields.items():
                 if a.dtype.kind == "f" and not np.isfinite(a).all():

@@ -20,7 +20,7 @@ def used(scene) -> tuple[set, set]:
     """(relax kernel names, integrate variants) the scene's bodies run."""
     relaxes, integrates = set(), set()
     with scene.active():
-        for _, (pts, con) in esper.get_components(Points, Constraints):
+        for _, (_pts, con) in esper.get_components(Points, Constraints):
             relaxes |= {k.py_func.__name__ for k, _ in con.schedule.calls}
             assert con.schedule.paths[5] is None          # the general divisor: never needed here
         for _, (pts, f) in esper.get_components(Points, Forces):

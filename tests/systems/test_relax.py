@@ -191,7 +191,7 @@ def test_rope_pushed_into_the_floor_lies_and_slides_along_it(scenes, tmp_path):
     assert on_floor.sum() >= 8                 # clamped onto the floor, not bounced off it
     x_before = pts.pos[on_floor, 0].copy()
     scene.pointer_down(*pts.pos[tip])          # drag the tip along the floor: the rope slides with it
-    for k in range(30):
+    for _ in range(30):
         scene.pointer_move(pts.pos[tip, 0] - 4, 198)
         scene.step(1)
     assert np.abs(pts.pos[on_floor, 0] - x_before).max() > 20
