@@ -21,6 +21,7 @@ from ropework import keys
 from ropework.controller import Controller
 from ropework.scene import Scene
 from ropework.stats import count_draws
+from ropework.systems.services import profile
 
 PAD = 10                       # px around overlay text, and from the window edges
 PANEL = (0, 0, 0, 178)         # overlay backdrop: dark at 70 % so text reads on either theme
@@ -187,12 +188,13 @@ class PlayWindow(arcade.Window):
     scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
 
     def __init__(self, size: tuple[int, int], title: str):
-        # No multisampled window framebuffer (arcade's default is 4× MSAA): every draw already
-        # anti-aliases its own edges (coverage in the shaders, the lanyard's 2×2 supersampled
-        # layer), as the off-screen --record path always did. On llvmpipe the 4 samples a pixel
-        # and their resolve at every swap cost more than the scene: 43 → 8 ms of CPU a frame for
-        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab, issue 15).
-        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True, antialiasing=False)
+        # The window's multisampling is the render profile's (`profile.Profile.window_samples`: none
+        # on a software rasteriser, where 4 samples a pixel cost more than the scene; 4 on a GPU). It is
+        # fixed here, before this window's context exists: `profile.window_samples` answers from
+        # ROPEWORK_GL_PROFILE, else from a probe of the display's GL through a hidden 1×1 window.
+        samples = profile.window_samples()
+        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True,
+                         antialiasing=samples > 1, samples=max(samples, 1))
         self.overlay = Overlay()
         # Frames on a fixed grid of FRAME_PERIOD. Arcade's pyglet interval re-arms from the time
         # it was *called*, so every late wake-up (the event loop's select, a busy core) is added

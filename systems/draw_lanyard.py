@@ -63,6 +63,7 @@ from ropework.components.card import Card, CardFinish, CardLook, StrapLook
 from ropework.components.view3d import Camera, Lights
 from ropework.systems.services import camera as cam3
 from ropework.systems.services import lanyard_art as art
+from ropework.systems.services import profile
 from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream, forget_gone
 
@@ -767,7 +768,10 @@ class Shared:
             tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
                               wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
                               filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
-            upload_mips(tex, rgba)
+            if profile.active().cpu_mips:
+                upload_mips(tex, rgba)
+            else:
+                tex.build_mipmaps()                       # glGenerateMipmap: the GPU's own
             tex.anisotropy = TEXTURE_ANISOTROPY
             self._textures[key] = tex
         return tex
