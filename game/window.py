@@ -126,7 +126,7 @@ class Overlay:
 
     def draw(self) -> None:
         """Panels and text, one batch. (Drawn one by one, arcade's rectangles were ~0.28 ms of the main
-        thread each a frame on llvmpipe, the stats' and the status line's with F on; issue 15.)"""
+        thread each a frame on the software rasteriser, the stats' and the status line's with F on; issue 15.)"""
         self.batch.draw()
 
     def _place_panels(self) -> None:
@@ -170,7 +170,7 @@ def clear_colour(ctx, colour) -> None:
     arcade's ``Window.clear`` does), not its depth buffer: nothing draws into the window with a depth test (the
     lanyard's 3D layer has a framebuffer and depth texture of its own), and arcade's clear also clears
     depth, which the window's packed 24-bit depth and 8-bit stencil buffer makes a masked write of
-    every pixel: on llvmpipe at 1280×720 a colour and depth clear costs 2.9-4.8 ms of CPU, colour
+    every pixel: on the software rasteriser at 1280×720 a colour and depth clear costs 2.9-4.8 ms of CPU, colour
     alone 0.8-1.3 (issue 15)."""
     from pyglet import gl
     screen = ctx.screen

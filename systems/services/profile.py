@@ -18,11 +18,12 @@ hardware profile runs on a software rasteriser too, only slower (docs/performanc
 draws every shipped level under both and compares them.
 
 The window's multisampling is fixed when it is created, before its context exists to be probed:
-`window_samples` answers from the forced profile, or (auto) from `probe_display`, a hidden 1×1 window
-opened and closed first on the same display (tens of ms, once a run).
+`window_samples` answers from the forced profile, or (auto) from `probe_display`: the hidden context
+pyglet opens on the same display before any window (its shadow window), asked first.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 from dataclasses import dataclass
 
@@ -179,23 +180,30 @@ def use(profile: Profile | str | None) -> Profile | None:
 
 
 def probe_display() -> Probe | None:
-    """The display's GL, from a hidden 1×1 window opened and closed at once, for what must be known
-    before the real window exists (its samples). None when no window can be opened."""
+    """The display's GL, for what must be known before the real window exists (its samples). pyglet
+    opens a hidden *shadow window* with a context of its own when its window module is imported (arcade
+    imports it); that context is asked, so the probe costs nothing more. Without one (pyglet's
+    ``shadow_window`` option off) a hidden 1×1 window is opened and closed. None when no window can
+    be opened: the real window will say why."""
     try:
         import pyglet
-        probe_window = pyglet.window.Window(1, 1, visible=False)
-    except Exception:          # no display, no GL: the window itself will say so
+        import pyglet.window
+        from pyglet import gl
+        shadow = getattr(gl, "_shadow_window", None)
+        window = shadow if shadow is not None else pyglet.window.Window(1, 1, visible=False)
+    except Exception:          # no display, no GL
         return None
     try:
-        from pyglet import gl
+        window.switch_to()
         samples = gl.GLint(0)
         gl.glGetIntegerv(gl.GL_MAX_SAMPLES, samples)
 
         def text(name):
-            return gl.glGetString(name).decode("utf-8", "replace")
+            return ctypes.string_at(gl.glGetString(name)).decode("utf-8", "replace")
         return Probe(text(gl.GL_RENDERER), text(gl.GL_VENDOR), text(gl.GL_VERSION), int(samples.value))
     finally:
-        probe_window.close()
+        if window is not shadow:
+            window.close()
 
 
 def window_samples() -> int:
