@@ -18,8 +18,11 @@ hardware profile runs on a software rasteriser too, only slower (docs/performanc
 draws every shipped level under both and compares them.
 
 The window's multisampling is fixed when it is created, before its context exists to be probed:
-`window_samples` answers from the forced profile, or (auto) from `probe_display`: the hidden context
-pyglet opens on the same display before any window (its shadow window), asked first.
+`window_samples` answers from the forced profile, or (auto) from `probe_display`: a hidden 1×1 window
+opened on the same display and closed again (~35 ms more at start on Xvfb), its probe kept for `active`.
+Why not the others: a window opened without samples and opened again with them flashes and loses
+what it showed; guessing from the last run's profile is wrong on the first run and whenever a laptop
+switches GPUs; a headless EGL context can be another device than the display's.
 """
 from __future__ import annotations
 
@@ -180,11 +183,9 @@ def use(profile: Profile | str | None) -> Profile | None:
 
 
 def probe_display() -> Probe | None:
-    """The display's GL, for what must be known before the real window exists (its samples). pyglet
-    opens a hidden *shadow window* with a context of its own when its window module is imported (arcade
-    imports it); that context is asked, so the probe costs nothing more. Without one (pyglet's
-    ``shadow_window`` option off) a hidden 1×1 window is opened and closed. None when no window can
-    be opened: the real window will say why."""
+    """The display's GL, for what must be known before the real window exists (its samples): pyglet's
+    hidden *shadow window* is asked where there is one, else (arcade turns it off) a hidden 1×1 window
+    is opened and closed. None when no window can be opened: the real window will say why."""
     try:
         import pyglet
         import pyglet.window
