@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 from dataclasses import dataclass
 
 ENV = "ROPEWORK_GL_PROFILE"   # forces a profile: "software", "hardware", or "auto" (probe; the default)
@@ -157,15 +158,30 @@ _found: Probe | None = None        # what the context said
 
 def active() -> Profile:
     """The process's profile: chosen on first use from ROPEWORK_GL_PROFILE and a probe of the current
-    arcade window's context."""
+    arcade window's context. Asked before any GL context exists (a first run's kernel warm-up asks
+    which painters will run), it answers the forced profile or the software one, unprobed and not
+    kept: warming a kernel that then never runs costs only the compile."""
     global _active, _found
     if _active is None:
         force = forced()
         if _found is None:
-            import arcade
-            _found = probe(arcade.get_window().ctx)
+            window = _current_window()
+            if window is None:
+                return choose(None, force)
+            _found = probe(window.ctx)
         _active = choose(_found, force)
     return _active
+
+
+def _current_window():
+    """arcade's current window, or None (arcade not imported, or no window opened yet)."""
+    arcade = sys.modules.get("arcade")
+    if arcade is None:
+        return None
+    try:
+        return arcade.get_window()
+    except RuntimeError:
+        return None
 
 
 def found() -> Probe | None:

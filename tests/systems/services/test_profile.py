@@ -182,3 +182,17 @@ def test_the_hardware_profile_has_the_gpu_make_the_lanyards_mips(scenes, gl_wind
     gl.glBindTexture(gl.GL_TEXTURE_2D, tex.glo)
     gl.glGetTexLevelParameteriv(gl.GL_TEXTURE_2D, 5, gl.GL_TEXTURE_WIDTH, width)   # 32 → 1 at level 5
     assert width.value == 1
+
+
+def test_asked_before_any_context_the_profile_is_the_forced_or_software_one_and_not_kept(monkeypatch):
+    """A first run's kernel warm-up asks before the GL context exists: it gets an answer, and the
+    probe still decides once there is a context."""
+    monkeypatch.setattr(profile, "_current_window", lambda: None)
+    monkeypatch.setattr(profile, "_found", None)
+    before = profile.use(None)
+    try:
+        assert profile.active() is profile.SOFTWARE and profile._active is None
+        monkeypatch.setenv(profile.ENV, "hardware")
+        assert profile.active() is profile.HARDWARE and profile._active is None
+    finally:
+        profile.use(before)
