@@ -26,7 +26,6 @@ switches GPUs; a headless EGL context can be another device than the display's.
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 from dataclasses import dataclass
@@ -214,10 +213,9 @@ def probe_display() -> Probe | None:
         window.switch_to()
         samples = gl.GLint(0)
         gl.glGetIntegerv(gl.GL_MAX_SAMPLES, samples)
-
-        def text(name):
-            return ctypes.string_at(gl.glGetString(name)).decode("utf-8", "replace")
-        return Probe(text(gl.GL_RENDERER), text(gl.GL_VENDOR), text(gl.GL_VERSION), int(samples.value))
+        info = window.context.get_info()
+        return Probe(info.get_renderer(), info.get_vendor(), ".".join(map(str, info.get_version())),
+                     int(samples.value))
     finally:
         if window is not shadow:
             window.close()
