@@ -196,3 +196,17 @@ def test_asked_before_any_context_the_profile_is_the_forced_or_software_one_and_
         assert profile.active() is profile.HARDWARE and profile._active is None
     finally:
         profile.use(before)
+
+
+def test_the_windows_samples_come_from_the_displays_probe_under_auto(monkeypatch):
+    """Before the window exists: a GPU's display gets 4 samples a pixel, a software rasteriser's none,
+    one that cannot multisample none; the probe is kept for `active`."""
+    monkeypatch.delenv(profile.ENV, raising=False)
+    for found, samples in ((GEFORCE, 4), (LLVMPIPE, 0), (RADEON_1X, 0)):
+        monkeypatch.setattr(profile, "_found", None)
+        monkeypatch.setattr(profile, "probe_display", lambda found=found: found)
+        assert profile.window_samples() == samples, found.renderer
+        assert profile.found() is found
+    monkeypatch.setattr(profile, "_found", None)
+    monkeypatch.setattr(profile, "probe_display", lambda: None)      # no display to ask: single-sampled
+    assert profile.window_samples() == 0
