@@ -8,7 +8,7 @@ drawn whole again and again (one framebuffer: `render` and `ctx.finish()`; a pic
 `Offscreen` bands: every band drawn and read back, as `--record` does), the
 cull on and off in turn (A, B, A, B …, so both see the same load; "off" is `gfx.outcodes`
 answering "all inside", the code before the cull). The figure is the median CPU time of this
-process (every thread, llvmpipe's included) and wall time per picture, their ratio, and how
+process (every thread, the software rasteriser's included) and wall time per picture, their ratio, and how
 many links / stroke samples the draws sent (summed over the bands); the two pictures must be equal (max
 difference 0: pixel by pixel up to 4096², past that every band's bytes hashed).
 

@@ -32,7 +32,7 @@ scene's components), bytes of GL buffers alive (every `arcade.gl.Buffer`, sizes 
 and textures, per simulated point, and the process's peak resident memory.
 
 The studio's panel (E, `--only studio`) is timed in a fresh process with a real window
-(it needs a display: Xvfb will do, on the same llvmpipe): what the panel adds to a frame
+(it needs a display: Xvfb will do, on the same software GL): what the panel adds to a frame
 at 1280×720 — the pointer events it handles, arcade.gui's update, its update and draw,
 then `ctx.finish()` — closed, open and idle, and open while the pointer drags a slider,
 on every shipped level (`--probe-studio rope,tendrils` for some).
@@ -40,7 +40,7 @@ on every shipped level (`--probe-studio rope,tendrils` for some).
 The real window (`--window`) is what a player sees: each scene in a fresh process running
 `ropework.cli.main([LEVEL, "--size", "1280x720"])` — `play()`, `PlayWindow`, `arcade.run()`,
 the window's own frame pacing and buffer swaps — on an X display (a private Xvfb started here
-unless `--display` names one; llvmpipe through GLX), with the F overlay on and the level's
+unless `--display` names one; the software rasteriser through GLX), with the F overlay on and the level's
 gallery script (or the scripted hand) played in real time through the window's own pointer
 handlers. After `--warmup` seconds it counts `--seconds`: the overlay's FPS readings, a
 timestamp after every buffer swap (the outside figure), and CPU seconds of the game process
@@ -305,7 +305,9 @@ def machine(ctx=None) -> str:
     cpu = cpu_model()
     gl = ""
     if ctx is not None:
-        gl = f"; GL: {ctx.info.RENDERER}, OpenGL {'.'.join(map(str, ctx.gl_version))}"
+        from ropework.systems.services import profile
+        gl = (f"; GL: {ctx.info.RENDERER}, OpenGL {'.'.join(map(str, ctx.gl_version))}, "
+              f"the {profile.active().name} profile")
     import arcade
     return (f"{cpu}, {os.cpu_count()} cores; Linux {platform.release()}; Python {platform.python_version()}, "
             f"numpy {np.__version__}, arcade {arcade.version.VERSION}{gl}; {host.label()}")
@@ -641,7 +643,7 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
     level's gallery script (or tests/drive.py's hand) played in real time through the window's
     pointer handlers, then the window closed. Returns the overlay's FPS figures, the frames
     counted from outside (a timestamp after every buffer swap) and CPU seconds per frame of
-    this process (all its threads: Python, numba, llvmpipe) and of the X server."""
+    this process (all its threads: Python, numba, the GL rasteriser) and of the X server."""
     from ropework import cli, window as win_mod
     real_start = win_mod.PlayWindow.start
     out: dict = {"level": level}
@@ -909,11 +911,11 @@ def window_markdown(rep: dict) -> str:
            + (" — **the machine was busy (load > 1.5 during the run): these figures are pessimistic**"
               if max([load[0], rep["load_end"][0]] + [r["load"][0] for r in rows]) > 1.5 else "") + ".  ",
            f"Each scene is the game itself (`python -m ropework LEVEL --size {SIZE[0]}x{SIZE[1]}`'s `play()`, "
-           f"pyglet's event loop and pacing, the F overlay on) on Xvfb with llvmpipe, its gallery script played "
+           f"pyglet's event loop and pacing, the F overlay on) on Xvfb with software GL, its gallery script played "
            f"in real time through the window's pointer handlers; {rep['warmup']:g} s untimed, then "
            f"{rep['seconds_per_scene']:g} s timed. *Overlay*: the median of the F overlay's FPS readings; "
            "*outside*: buffer swaps counted per second of wall time; CPU per frame: utime + stime of the game "
-           "process (every thread: Python, numba, llvmpipe) and of the Xvfb process over the timed seconds "
+           "process (every thread: Python, numba, the GL rasteriser) and of the Xvfb process over the timed seconds "
            "(/proc/PID/stat), divided by the frames. *loaded*: a process spinning on the last core meanwhile.", ""]
     ab = len(whos) > 1
     if ab:
@@ -1041,7 +1043,7 @@ def markdown(rep: dict) -> str:
         for k, (n, calls) in rep["scaling"].items():
             out.append(f"| {k} | {n:,} | {calls} |")
     if rep.get("studio"):
-        out += ["", f"### The studio's panel (E) at {SIZE[0]}×{SIZE[1]} (a real window on the same llvmpipe)", "",
+        out += ["", f"### The studio's panel (E) at {SIZE[0]}×{SIZE[1]} (a real window on the same software GL)", "",
                 "Milliseconds the panel adds to a frame (its events, update and draw, then `ctx.finish()`; "
                 f"median of {STUDIO_FRAMES} frames; target ≤ 2 ms open, nothing closed):", "",
                 "| level | closed | open, idle | open, a slider dragged | the scene's own draw, same run |",
@@ -1068,7 +1070,7 @@ def markdown(rep: dict) -> str:
                 f"- Process peak RSS (`getrusage` ru_maxrss): **{m['peak_rss_mib']:.0f} MiB**; resident "
                 f"{r['before_scene']:.0f} MiB before the scene was loaded (Python, numpy, numba, arcade, a GL context), "
                 f"{r['loaded']:.0f} MiB with it loaded, {r['before_press']:.0f} MiB after {PRESS_FRAME} frames "
-                f"(numba's kernels and llvmpipe's shaders and bins in), {r['after_press']:.0f} MiB after the press."]
+                f"(numba's kernels and the software rasteriser's shaders and bins in), {r['after_press']:.0f} MiB after the press."]
     return "\n".join(out) + "\n"
 
 

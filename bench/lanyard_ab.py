@@ -11,7 +11,7 @@ the same scene and GL objects (textures, the layer framebuffer), each with its o
 loaded headless at 1280×720 and played with its gallery script; at three steps each version draws
 the same frame and the pictures' largest per-channel difference is printed; then blocks of frames
 (step + draw + `ctx.finish()`) alternate A, B, B, A …,
-timed by this process's CPU time (every thread: Python, numba and llvmpipe's rasteriser threads), so
+timed by this process's CPU time (every thread: Python, numba and the GL rasteriser's threads), so
 both see the same load. The figure is each version's median ms a frame and their ratio. Two
 processes taking turns on this shared machine differed by ±10 % run to run; in one process ±3 %.
 

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.overlay --against ../other            # a private Xvfb
     .venv/bin/python -m bench.overlay --against ../other --display :44 --frames 600
 
-tendrils.toml plays its gallery script frame by frame in `PlayWindow` on Xvfb (llvmpipe), the F overlay on;
+tendrils.toml plays its gallery script frame by frame in `PlayWindow` on Xvfb (software GL), the F overlay on;
 after each frame's scene, both overlays (ours, and the other checkout's game/window.py `Overlay`, loaded as a
 module beside ours) update and draw in turn, the order flipped every frame, each timed by the main thread's
 CPU time (`time.thread_time`). The median is a steady frame; the mean includes the frames on which the

@@ -12,7 +12,7 @@ blend on the CPU, write the result in) and the blended quad (`Canvas._blittable`
 False: what the 8-bit framebuffer got before) — or, ``--against float``, between the 8-bit
 upload and the float one (`canvas.eight_bit` answering False) — so both see
 the same machine (a block's first frame, which remakes the texture, is not counted); for each the median draw time (wall, and CPU of the whole process: both
-splat threads and llvmpipe's) and the median wall / CPU of each phase of a paint — the
+splat threads and the software rasteriser's) and the median wall / CPU of each phase of a paint — the
 per-dot setup, the band lists, the bands (painted and, 8-bit, rounded), the upload, the
 composite (each upload and composite followed by ``ctx.finish()``). With the 1-minute load
 average. Run by hand, never as a test.

@@ -9,7 +9,7 @@
 tendrils.toml is loaded headless at 1280×720 and its gallery script played (bench.frames's driver). Every
 step is drawn by each drawer in turn, into an off-screen framebuffer of its own, the order flipped every
 frame, so both see the same scene and the same load; each draw is fenced by `ctx.finish()`. The figure is
-the median of this process's CPU time per draw (every thread: llvmpipe's rasteriser threads and the main
+the median of this process's CPU time per draw (every thread: the GL rasteriser's threads and the main
 thread, whose share is also given). `--against` loads the other checkout's systems/draw_tendrils.py as a
 module beside ours (same components, same ropework). The pictures are compared every tenth frame: the
 largest per-channel difference and the most pixels differing (by any, by more than 8, by more than 32

@@ -8,8 +8,8 @@
 steps a frame (the clock keeps the physics real-time) and its CPU a frame mixes drawing with
 stepping; on a loaded machine the FPS figures swing ±20 % run to run. Here each frame is exactly
 one fixed step (tests/drive.py's scripted hand), the window's own `on_draw` with the F overlay,
-and the buffer swap, in `PlayWindow` on Xvfb (llvmpipe), so two checkouts do the same work and
-the figure is the game process's CPU (utime + stime, every thread: Python, numba, llvmpipe) per
+and the buffer swap, in `PlayWindow` on Xvfb (software GL), so two checkouts do the same work and
+the figure is the game process's CPU (utime + stime, every thread: Python, numba, the GL rasteriser) per
 frame over the frames after the first 20, with the wall time beside it. A shipped level (its stem:
 tendrils, lanyard, …) plays its gallery script instead of the hand, frame by frame (bench.frames's driver). With ``--ab`` the probes
 alternate between this checkout and another interpreter's (its own ``ropework``), round after

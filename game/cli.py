@@ -247,6 +247,12 @@ def _import_render() -> None:
 
 def _main(argv: list[str]) -> int:
     _gl_cache()
+    from ropework.systems.services import profile
+    try:
+        profile.forced()                      # a bad ROPEWORK_GL_PROFILE is refused before anything opens
+    except ValueError as e:
+        print(f"ropework: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if argv[:1] == ["validate"]:
         return validate(argv[1:])
     if argv[:1] == ["frame"]:

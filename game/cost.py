@@ -2,7 +2,7 @@
 
 `validate` warns with this (a level is still valid): a 1,000-by-1,000 cloth loads, and then
 runs at 0.3 frames per second. The figures are docs/performance.md's, measured by bench/ on
-this project's machine class (2 cores, llvmpipe drawing); each constant says where it is from.
+this project's machine class (2 cores, software GL drawing); each constant says where it is from.
 Nothing here builds a scene, imports a kernel or opens GL: it counts what the level asks for.
 
 Real time: 60 fixed steps a second. A frame runs at most 3 steps (clock.MAX_FRAME_DT = 0.05 s),

@@ -287,7 +287,7 @@ def _child_skip(level: Level, child_systems, parent_kernels) -> frozenset:
 
 def _no_gl_yet() -> bool:
     """Whether no GL context exists in this process yet: a fork then copies no GL driver's
-    threads or locks (llvmpipe's workers) into the child. The threads that do run by then are
+    threads or locks (the software rasteriser's workers) into the child. The threads that do run by then are
     OpenBLAS's pool (numpy's; OpenBLAS stops it around a fork itself) and pyglet's idle media
     worker (the child plays nothing); the child only compiles and leaves with os._exit."""
     import sys

@@ -300,10 +300,10 @@ class StudioView:
 
     def _install_blit(self) -> None:
         """arcade.gui keeps the panel in a window-sized texture and blends all of it over every
-        frame — on llvmpipe several times the cost of a whole rope scene. The panel is opaque
+        frame — on the software rasteriser several times the cost of a whole rope scene. The panel is opaque
         and covers only its column, so its layer is copied instead: a blit of that column's
         colour (glBlitFramebuffer), no blending, no texture fetch. Colour only: asking for the
-        depth buffer too (arcade's ``copy_framebuffer``) makes llvmpipe's blit 5-15 times
+        depth buffer too (arcade's ``copy_framebuffer``) makes the software rasteriser's blit 5-15 times
         slower, and the panel has no depth to copy."""
         surface = self.ui._get_surface(self.ui.DEFAULT_LAYER)   # arcade.gui's own surface for the layer
         if getattr(surface, "_ropework_blit", False):
@@ -334,7 +334,7 @@ class StudioView:
 
     # Every widget gets the panel's colour as its background: a widget whose value changed then
     # renders itself alone (over its old pixels), where a transparent one makes arcade.gui render
-    # the whole panel again — 100 ms a frame on llvmpipe while a slider is dragged.
+    # the whole panel again — 100 ms a frame on the software rasteriser while a slider is dragged.
 
     def _button(self, text, x, y, w, on_click):
         b = self.ui.add(gui.UIFlatButton(text=text, x=x, y=y, width=w, height=ROW - 4))

@@ -21,6 +21,7 @@ from ropework import keys
 from ropework.controller import Controller
 from ropework.scene import Scene
 from ropework.stats import count_draws
+from ropework.systems.services import profile
 
 PAD = 10                       # px around overlay text, and from the window edges
 PANEL = (0, 0, 0, 178)         # overlay backdrop: dark at 70 % so text reads on either theme
@@ -125,7 +126,7 @@ class Overlay:
 
     def draw(self) -> None:
         """Panels and text, one batch. (Drawn one by one, arcade's rectangles were ~0.28 ms of the main
-        thread each a frame on llvmpipe, the stats' and the status line's with F on.)"""
+        thread each a frame on the software rasteriser, the stats' and the status line's with F on.)"""
         self.batch.draw()
 
     def _place_panels(self) -> None:
@@ -169,7 +170,7 @@ def clear_colour(ctx, colour) -> None:
     arcade's ``Window.clear`` does), not its depth buffer: nothing draws into the window with a depth test (the
     lanyard's 3D layer has a framebuffer and depth texture of its own), and arcade's clear also clears
     depth, which the window's packed 24-bit depth and 8-bit stencil buffer makes a masked write of
-    every pixel: on llvmpipe at 1280×720 a colour and depth clear costs 2.9-4.8 ms of CPU, colour
+    every pixel: on the software rasteriser at 1280×720 a colour and depth clear costs 2.9-4.8 ms of CPU, colour
     alone 0.8-1.3."""
     from pyglet import gl
     screen = ctx.screen
@@ -187,12 +188,13 @@ class PlayWindow(arcade.Window):
     scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
 
     def __init__(self, size: tuple[int, int], title: str):
-        # No multisampled window framebuffer (arcade's default is 4× MSAA): every draw already
-        # anti-aliases its own edges (coverage in the shaders, the lanyard's 2×2 supersampled
-        # layer), as the off-screen --record path always did. On llvmpipe the 4 samples a pixel
-        # and their resolve at every swap cost more than the scene: 43 → 8 ms of CPU a frame for
-        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab).
-        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True, antialiasing=False)
+        # The window's multisampling is the render profile's (`profile.Profile.window_samples`: none
+        # on a software rasteriser, where 4 samples a pixel cost more than the scene; 4 on a GPU). It is
+        # fixed here, before this window's context exists: `profile.window_samples` answers from
+        # ROPEWORK_GL_PROFILE, else from a probe of the display's GL through a hidden 1×1 window.
+        samples = profile.window_samples()
+        super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True,
+                         antialiasing=samples > 1, samples=max(samples, 1))
         self.overlay = Overlay()
         # Frames on a fixed grid of FRAME_PERIOD. Arcade's pyglet interval re-arms from the time
         # it was *called*, so every late wake-up (the event loop's select, a busy core) is added

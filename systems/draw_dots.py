@@ -26,15 +26,16 @@ glow·lit opaque; `fade` fades dots out near the window's edges;
 overshoot (the easing's back-out).
 Each quad holds only the pixels its dot can change: the disc to 0.5 px past
 its edge and the halo down to alpha INVISIBLE (half an 8-bit level, which
-rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
-a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
+rounds back to the pixel below); fainter fragments are discarded. On a software
+rasteriser a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
 quad's vertices and triangles (docs/performance.md, "Dense dot grids are splatted on the CPU").
 
 A dense grid is painted on the CPU instead (`Splat`, when `splat_pays`): a numba kernel
 evaluates the look program's formulas at every pixel centre a dot can reach, in dot order,
 into a float32 canvas (`services.canvas`) that one quad composites — the per-quad cost is
-what bounds llvmpipe, and a dense grid has ~10 dots over each pixel. The seed's sparse page
-keeps its GPU program. A sleeping splatted grid composites the image it last painted.
+what bounds a software rasteriser, and a dense grid has ~10 dots over each pixel. The seed's
+sparse page keeps its GPU program, and under the hardware profile every grid does (a GPU's quads
+are nearly free). A sleeping splatted grid composites the image it last painted.
 
 A sleeping grid (`DotSleep`: its step changed nothing) whose dots cover more
 pixels than the viewport (`cache_pays`) is drawn once into a cached image — premultiplied alpha, so compositing it equals drawing the dots
@@ -309,18 +310,8 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
-# What the splat saves per dot and costs per covered pixel, measured on llvmpipe (2 cores; CPU ms per
-# draw into 1280×720, both paths alternating, the pointer sweeping, 1-minute load 5-7). The GPU spends ~0.9 µs on
-# each dot's quad before any pixel, which the splat does not; its fragments cost about what the splat's pixels
-# do, so what else is saved grows with a dot's side, not its area. Saved per dot: ~1.4 µs (seed program) and
-# ~2.5 µs (look: swell, glow, stretch) for 5 px dots drawn 1:1; a 1920×1080 grid of 5,184 dots drawn into
-# 1280×720 (3.3 px dots), 1.6 / 1.9 µs; pixels.toml's 2,840 10 px squares, 3.9 µs. The splat costs ~15 ns a
-# covered pixel whatever the grid (clear, upload, composite). Crossover at 1280×720: ~10,000 dots (seed),
-# ~5,500 (look); the seed's page (390 dots), the scaled full-HD grid and pixels.toml stay on the GPU.
-QUAD_NS = 900.0         # ns per dot: the GPU's quad, vertices and triangle setup, before any fragment
-SEED_SIDE_NS = 480.0    # ns per dot the splat saves beyond that, seed program, for a 5 px dot drawn 1:1 (∝ its side)
-LOOK_SIDE_NS = 1600.0   # ... look program
-SPLAT_PIXEL_NS = 15.0   # ns per covered pixel the splat costs
+# What the splat saves per dot and costs per covered pixel is the render profile's to say
+# (`profile.DotCosts`, measured on a software rasteriser); a GPU's quads always win (no costs: no splat).
 SPLAT_MAX_PIXELS = 2560 * 1600   # pixels a splat's canvas may cover: 16 B each plus its texture's 16 at most
                                  # (a float framebuffer's; 4 B and 4 into an 8-bit one) (~130 MB); a bigger viewport (a 4K window, an 8192-wide Offscreen band)
                                  # draws on the GPU, as before the splat, so memory stays where it was
@@ -331,11 +322,16 @@ def splat_pays(n: int, diameter: float, look: DotLook | None, rect, scale: float
     """Whether painting the grid on the CPU (`Splat`) costs less than the GPU's quads, by the
     measured costs above (``look`` None: the seed's program; ``rect``: x, y, w, h, the pixels
     of the picture — the whole viewport, so a picture drawn in bands takes one path throughout;
-    ``scale``: framebuffer px per scene px), within its memory bounds."""
+    ``scale``: framebuffer px per scene px), within its memory bounds; never when the active profile
+    has no `profile.DotCosts` (a GPU)."""
+    from ropework.systems.services import profile
+    c = profile.active().dots
+    if c is None:
+        return False
     pixels = rect[2] * rect[3]
     side = scale * (diameter + 1.0) / 6.0                  # a dot's quad side against a 5 px dot's drawn 1:1
-    saved = QUAD_NS + (SEED_SIDE_NS if look is None else LOOK_SIDE_NS) * side
-    return pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS and n * saved > pixels * SPLAT_PIXEL_NS
+    saved = c.quad + (c.seed_side if look is None else c.look_side) * side
+    return pixels <= SPLAT_MAX_PIXELS and n <= SPLAT_MAX_DOTS and n * saved > pixels * c.splat_pixel
 
 
 def intro_running(look: DotLook | None, clock: float) -> bool:

@@ -63,6 +63,7 @@ from ropework.components.card import Card, CardFinish, CardLook, StrapLook
 from ropework.components.view3d import Camera, Lights
 from ropework.systems.services import camera as cam3
 from ropework.systems.services import lanyard_art as art
+from ropework.systems.services import profile
 from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream, forget_gone
 
@@ -141,7 +142,7 @@ void main() {
 }
 """
 
-# Texture filtering. The card and strap were tuned under llvmpipe's anisotropic filter (any anisotropy
+# Texture filtering. The card and strap were tuned under the software rasteriser's anisotropic filter (any anisotropy
 # above 1; Mesa 22.3's cap never applies, its test in lp_build_pmin compares the minor axis with itself
 # times the cap's square): an EWA (elliptical weighted average, Heckbert's) over nearest
 # texels, ≈ 20 a read, of the mip level whose texels the pixel's shorter derivative spans once to
@@ -150,7 +151,7 @@ void main() {
 # with one trilinear read (8 texels): at the LOD whose kernel — the pyramid's box prefilter and the
 # bilinear tent, (3·4^lod − 1)/12 texels² at level 0 — has the EWA kernel's variance across the
 # footprint's minor axis, plus a share of the major axis' extra.
-EWA_ALPHA = 2.0           # the EWA weight's falloff (llvmpipe's, after PBRT): exp(−2 r²) − exp(−2), r < 1
+EWA_ALPHA = 2.0           # the EWA weight's falloff (the software rasteriser's, after PBRT): exp(−2 r²) − exp(−2), r < 1
 TEXTURE_ANISOTROPY = 1.0  # the textures' own anisotropic filter: off, the mesh shader filters (`_FILTER_GLSL`)
 MAJOR_SHARE = 0.25        # of the footprint's major-axis extra spread, the share the one read blurs by too: a card
                           # turned edge-on drew its text crisp and aliased at 0, blurred across its short side at 1
@@ -208,7 +209,7 @@ out vec4 out_colour;
 
 vec3 to_linear(vec3 c) { return pow(c, vec3(2.2)); }
 %(filter)s
-// x^5 by multiplying: llvmpipe's pow is an exp2 of a log2, per pixel, per light, twice (Schlick's Fresnel)
+// x^5 by multiplying: the software rasteriser's pow is an exp2 of a log2, per pixel, per light, twice (Schlick's Fresnel)
 float pow5(float x) { float x2 = x * x; return x2 * x2 * x; }
 
 float ggx(float NdotH, float NdotL, float NdotV, float rough) {
@@ -277,7 +278,7 @@ uniform sampler2D u_src;
 uniform vec4 u_vp;      // target viewport x, y, w, h (pixels): it maps onto the whole layer framebuffer
 uniform vec4 u_own;     // the layer texels cleared and drawn this frame: x0, y0, x1, y1 (texels)
 const int TAPS = %(taps)d;   // bilinear taps per axis: each at a texel's centre, or (paired) where 2×2 texels meet;
-                        // a constant, one program per count: llvmpipe pays for a loop over a uniform at every pixel
+                        // a constant, one program per count: the software rasteriser pays for a loop over a uniform at every pixel
 out vec4 out_colour;
 void main() {
     vec2 size = vec2(textureSize(u_src, 0));
@@ -391,7 +392,7 @@ def slab(x0, y0, x1, y1, z_back, z_front, r, bevel=0.0, steps=CORNER_STEPS,
 
     # The flat inside, in fat triangles: a cross of five rectangles between the inner outline's corner
     # centres, and a small fan round each centre for its arc. A fan from the face's centre covers the
-    # same pixels, but its 36 long slivers meet there: llvmpipe shades a 4×4 block once for every
+    # same pixels, but its 36 long slivers meet there: the software rasteriser shades a 4×4 block once for every
     # triangle touching it, so most of the face was shaded more than once.
     ri = max(0.0, min(r - b, (x1 - x0) / 2 - b, (y1 - y0) / 2 - b))     # as `rounded_outline` clamps it
     centres = np.array([[x1 - b - ri, y1 - b - ri], [x0 + b + ri, y1 - b - ri],
@@ -679,7 +680,7 @@ def _art(kind: str, *args) -> np.ndarray:
 
 
 def _halve(a: np.ndarray, axis: int) -> np.ndarray:
-    """``a`` (int64[h, w, 4]) to half its size along ``axis`` (at least 1), as llvmpipe's linear blit
+    """``a`` (int64[h, w, 4]) to half its size along ``axis`` (at least 1), as the software rasteriser's linear blit
     samples it: destination texel i reads the source at (i + ½)·n/N − ½, between two texels (clamped
     to the edge) with a weight rounded to 1/256, the sum rounded: (A·(256 − w) + B·w + 128) >> 8."""
     n = a.shape[axis]
@@ -697,9 +698,10 @@ def _halve(a: np.ndarray, axis: int) -> np.ndarray:
 
 def mip_levels(rgba: np.ndarray) -> list[np.ndarray]:
     """Levels 1, 2, … down to 1×1 of uint8[h, w, 4] ``rgba``, each from the one before: what
-    glGenerateMipmap makes on llvmpipe (across then down; the same bytes for even sizes, and within
-    1 of them for odd ones), made on the CPU because llvmpipe's own took 0.15-0.19 s a texture (its
-    blit's set-up, for a 2048×128 strap as for a 608×855 card face) of every lanyard start."""
+    glGenerateMipmap makes on the software rasteriser (across then down; the same bytes for even sizes,
+    and within 1 of them for odd ones), made on the CPU under the software profile
+    (`profile.Profile.cpu_mips`) because the rasteriser's own took 0.15-0.19 s a texture (its blit's
+    set-up, for a 2048×128 strap as for a 608×855 card face) of every lanyard start."""
     levels, a = [], rgba.astype(np.int64)
     while a.shape[0] > 1 or a.shape[1] > 1:
         a = _halve(_halve(a, 1), 0)
@@ -767,7 +769,10 @@ class Shared:
             tex = ctx.texture((w, h), components=4, data=np.ascontiguousarray(rgba).tobytes(),
                               wrap_x=ctx.REPEAT if repeat else ctx.CLAMP_TO_EDGE, wrap_y=ctx.CLAMP_TO_EDGE,
                               filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
-            upload_mips(tex, rgba)
+            if profile.active().cpu_mips:
+                upload_mips(tex, rgba)
+            else:
+                tex.build_mipmaps()                       # glGenerateMipmap: the GPU's own
             tex.anisotropy = TEXTURE_ANISOTROPY
             self._textures[key] = tex
         return tex
@@ -865,7 +870,7 @@ class DrawLanyard:
         with fbo.activate():                              # on leaving, the target's own viewport comes back
             ctx.viewport = (0, 0, *size)
             fbo.clear(color=(0, 0, 0, 0), depth=1.0, viewport=own)
-            fbo.scissor = own                             # only the lanyard's pixels: llvmpipe fills are dear
+            fbo.scissor = own                             # only the lanyard's pixels: the software rasteriser's fills are dear
             with ctx.enabled_only(ctx.DEPTH_TEST):
                 # Strap, card, clip: where two parts meet at exactly equal depth (the strap through the
                 # loop, the clip over the card's face) the one drawn first shows, so this order is part
@@ -890,7 +895,7 @@ class DrawLanyard:
                     self._foil(ctx, gl, frame, camera, model, rot)
             fbo.scissor = None
         # The composite is a quad over exactly `shown`, not a full-viewport triangle cut by the
-        # target's scissor: a window's multisampled framebuffer (GLX on llvmpipe) let the column
+        # target's scissor: a window's multisampled framebuffer (GLX on the software rasteriser) let the column
         # beside a scissor edge through, the grey/red line left of the card; and a window's
         # scissor is set in logical units, which a HiDPI framebuffer scales. Its taps read only
         # texels cleared this frame (u_own), so nothing of an earlier frame can show anywhere.

@@ -15,7 +15,7 @@ has advanced:
   2. add, with additive blending (canvas "lighter"): every rope's wide glow
      stroke (width × 6, alpha 0.14) and thin core (alpha 0.85) — white while
      electrified — both in one pass over the glow's triangles (`Strokes.draw_pair`:
-     the core's own triangles were a third of the bundle's draw on llvmpipe),
+     the core's own triangles were a third of the bundle's draw on the software rasteriser),
      then the live sparks as 2×2 px squares with alpha min(1, 2·life), then a
      40 px radial glow at the pointer;
   3. show: the light is drawn over the backdrop colour (the seed's #050508), or
@@ -24,7 +24,7 @@ A frame drawn again with no step in between only shows the light (it adds
 nothing twice). The light is kept in 15 bits over [0, LIGHT_RANGE] and clamped to
 1 when it fades, which is what the seed's 8-bit canvas does, minus its ghost
 pixels that never fade out. Why not RGBA16F, read by a fade into a second
-texture, as before: on llvmpipe half floats cost a conversion at every texel a
+texture, as before: on the software rasteriser half floats cost a conversion at every texel a
 pass samples or blends, and a fade that samples costs more than one that
 blends; together the fade and the show took ~10 ms of a ~24 ms draw.
 Why the range: `Strokes.draw_pair` takes the core back out where the glow's
@@ -49,7 +49,7 @@ and the fade writes 0 in the tiles where a texture held light that are no longer
 lit, so outside the lit tiles the light is exactly 0 and showing it there is the
 backdrop alone: a clear. Fade and show each draw the lit tiles as one quad per run
 of them along a row. (The fade and the show over the whole window were about half
-the bundle's draw on llvmpipe; while the tendrils are whipped the lit box is about
+the bundle's draw on the software rasteriser; while the tendrils are whipped the lit box is about
 half of a 1280×720 window, their lit tiles about a fifth.)
 """
 from __future__ import annotations

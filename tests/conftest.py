@@ -26,7 +26,7 @@ def fresh_world():
 
 @pytest.fixture(scope="session")
 def gl_window():
-    """The one hidden arcade window (GL 4.5 on Mesa llvmpipe via EGL) shared by render tests."""
+    """The one hidden arcade window (GL 4.5 on Mesa's software rasteriser via EGL) shared by render tests."""
     from ropework.render import headless_window
     return headless_window()
 
@@ -44,3 +44,12 @@ def scenes():
     yield open_
     for s in opened:
         s.close()
+
+
+@pytest.fixture(params=["software", "hardware"])
+def render_profile(request):
+    """Each render profile in turn (`ropework.systems.services.profile`), put back after the test."""
+    from ropework.systems.services import profile
+    before = profile.use(request.param)
+    yield profile.active()
+    profile.use(before)

@@ -1,6 +1,6 @@
 """A CPU image of what one draw covers: painted by a kernel, uploaded once, composited by one quad.
 
-Where llvmpipe's per-primitive cost dominates (100,000 instanced quads cost ~90 ms before
+Where a software rasteriser's per-primitive cost dominates (100,000 instanced quads cost ~90 ms before
 any pixel, docs/performance.md), a numba kernel can paint the pixels itself and hand the
 GPU one texture. `Canvas.begin` sizes a float32 premultiplied RGBA image to the pixels the
 bound framebuffer's viewport covers — the intersection of ``ctx.viewport`` with the
@@ -25,15 +25,15 @@ blend, ±½ level each; the 100,000-dot grid and rope pictures: 1 level at a few
 float framebuffer gets the float image, unrounded. A painter that fills `pixels` itself (the
 dot splat, from a scratch band that stays in its core's cache) says so to `upload`.
 
-Into an 8-bit framebuffer with one sample a pixel and no scissor, `composite` does not draw the
-blended quad: it reads the covered pixels back, blends the image "over" them on the CPU (`over`,
+Under the software profile (`profile.Profile.readback_composite`), into an 8-bit framebuffer with
+one sample a pixel and no scissor, `composite` does not draw the blended quad: it reads the covered pixels back, blends the image "over" them on the CPU (`over`,
 GL's 8-bit blend rounded to nearest) and writes the result straight into the framebuffer's
 RGBA8 texture (`Offscreen`'s), or blits it in (glBlitFramebuffer: the window's framebuffer). On
-llvmpipe the full-viewport textured quad costs ~8 ms CPU at 1280×720 whatever its shader (its
+a software rasteriser the full-viewport textured quad costs ~8 ms CPU at 1280×720 whatever its shader (its
 fragments), the read-back ~0.8, `over` ~1 (one thread), the texture write ~0.9 and the blit ~0.8.
 Measured in the 100,000-dot frame (`python -m bench.splat`): composite 8.2 → 3.8 ms
 CPU at load 6-7, 10.4 → 3.5 at load 3 (the draw 65.2 → 55.7). The picture is the quad's: equal in the shipped levels and the 100,000-dot grid,
-a level at ~0.02 % of channels over random pixels (where llvmpipe's multiply rounds the other way).
+a level at ~0.02 % of channels over random pixels (where the rasteriser's multiply rounds the other way).
 It reads what is under the image, so whatever was drawn before shows through as with the quad.
 """
 from __future__ import annotations
@@ -222,11 +222,12 @@ class Canvas:
         self.fresh = False       # `composite` writes it: the blit path sends the blended picture instead
 
     def _blittable(self) -> bool:
-        """Whether the bound framebuffer can take the picture by read-back and blit: 8 bits a channel,
-        one sample a pixel, no scissor (a blit would honour it, as a quad does, but keep it simple), and
-        the image's rectangle inside it."""
+        """Whether the picture goes in by read-back and blit: the profile says so (a software rasteriser),
+        and the bound framebuffer has 8 bits a channel, one sample a pixel, no scissor (a blit would
+        honour it, as a quad does, but keep it simple), and the image's rectangle inside it."""
+        from ropework.systems.services import profile
         ctx = self.ctx
-        if not self.eight or self.gain != 1.0 or ctx.scissor is not None or not eight_bit(ctx.fbo):
+        if not profile.active().readback_composite or not self.eight or self.gain != 1.0 or ctx.scissor is not None or not eight_bit(ctx.fbo):
             return False
         x, y, w, h = self.view.rect
         fw, fh = ctx.fbo.size
@@ -239,7 +240,7 @@ class Canvas:
 
     def _blit(self, rows: tuple[int, int] | None = None) -> None:
         """Composite by reading the framebuffer back, blending on the CPU (`over`) and blitting the
-        opaque result in: on llvmpipe a fraction of the blended quad's cost (see the module's docstring).
+        opaque result in: on a software rasteriser a fraction of the blended quad's cost (see the module's docstring).
         ``rows``: only the image's rows [a, b) (the rest is transparent), whole rows."""
         from pyglet import gl
         ctx, (x, y, w, h) = self.ctx, self.view.rect

@@ -15,17 +15,13 @@ from arcade.gl import BufferDescription
 
 STROKE_SUBDIV = 5        # most samples per quadratic piece: points are ~10 px apart, so 2 px chords
 STROKE_SAMPLES = 20_000  # curve samples one Strokes draw may spend on smoothness (each is two triangles,
-                         # ≈0.3 µs on llvmpipe); past it pieces get fewer, down to one chord per piece
+                         # ≈0.3 µs on a software rasteriser); past it pieces get fewer, down to one chord per piece
 PIECE_BITS = 21          # bits of a sample's point index: 2,097,152 points per body (level.MAX_POINTS is 2,000,000)
 
-# Where a Strokes draw is cheaper: llvmpipe pays per triangle, the CPU painter (stroke_raster) per
-# sample plus a full image to clear, upload and composite. `bench.strokes` measures both; the figures
-# (this 2-core machine) and the rule are in `cpu_paints`.
-GPU_NS_SAMPLE = 720.0    # llvmpipe, per strip sample (two thin triangles, ~1-3 px wide, ~8 px long)
-CPU_NS_SAMPLE = 110.0    # the painter on one core, per sample of the same strokes
-CPU_NS_PIXEL = 5.0       # the canvas per pixel of the scene: clear, upload (16 B), composite
-CPU_NS_DRAW = 1.5e6      # the painter per draw: two kernel calls, a thread hand-off, a texture and a quad
-STROKES = os.environ.get("ROPEWORK_STROKES", "auto")   # "gpu" or "cpu" forces a path (bench A/B); else measured
+# Where a Strokes draw is cheaper is the render profile's to say (`profile.StrokeCosts`: a software
+# rasteriser pays per triangle, the CPU painter, stroke_raster, per sample plus a full image to clear,
+# upload and composite; on a GPU the triangles always win). The rule is `cpu_paints`.
+STROKES = os.environ.get("ROPEWORK_STROKES", "auto")   # "gpu" or "cpu" forces a path (bench A/B); else the profile
 
 
 SCENE_TO_CLIP = """
@@ -274,14 +270,19 @@ def visible_samples(samples: np.ndarray, code: np.ndarray) -> np.ndarray:
 
 
 def cpu_paints(samples: int, pixels: int, threads: int = 1) -> bool:
-    """Whether painting ``samples`` strip samples on the CPU over a scene of ``pixels`` beats llvmpipe's
-    triangles: GPU_NS_SAMPLE·samples > CPU_NS_DRAW + CPU_NS_PIXEL·pixels + CPU_NS_SAMPLE·samples/threads.
+    """Whether painting ``samples`` strip samples on the CPU over a scene of ``pixels`` beats the
+    rasteriser's triangles, by the active profile's `profile.StrokeCosts` (c): c.gpu_sample·samples >
+    c.cpu_draw + c.cpu_pixel·pixels + c.cpu_sample·samples/threads; never when it has none (a GPU).
     The scene's pixels, not the bound framebuffer's: a picture drawn in bands takes one path throughout.
-    At 1280×720 the line falls near 9,000 samples: every shipped level stays on the GPU."""
+    At 1280×720 the line falls near 9,000 samples: every shipped level's strokes stay triangles."""
+    from ropework.systems.services import profile
     if STROKES in ("gpu", "cpu"):
         return STROKES == "cpu"
-    cpu = CPU_NS_DRAW + CPU_NS_PIXEL * pixels + CPU_NS_SAMPLE * samples / max(threads, 1)
-    return GPU_NS_SAMPLE * samples > cpu
+    c = profile.active().strokes
+    if c is None:
+        return False
+    cpu = c.cpu_draw + c.cpu_pixel * pixels + c.cpu_sample * samples / max(threads, 1)
+    return c.gpu_sample * samples > cpu
 
 
 class Strokes:
@@ -383,8 +384,8 @@ class Strokes:
         """Two additive strokes along the same paths in one pass: ``outer`` and ``inner`` are `draw`'s
         (width_scale, alpha_scale, override), the outer the wider. The light added is what
         ``draw(*outer)`` then ``draw(*inner)`` add under (SRC_ALPHA, ONE) blending — the blend the caller
-        binds, and finds bound again after — but over the wider strip's triangles only: llvmpipe pays
-        ≈ 0.36 µs a triangle before any pixel, so the narrow stroke's own strip is the cost saved. The
+        binds, and finds bound again after — but over the wider strip's triangles only: a software
+        rasteriser pays ≈ 0.36 µs a triangle before any pixel, so the narrow stroke's own strip is the cost saved. The
         narrow stroke's side distance is the wide strip's, interpolated over its triangles: the same on
         straight runs, within a fraction of a pixel in bends, and its folds cancel (the shader's note).
         When the CPU painter takes the body (`cpu_paints`), the two are drawn in turn."""

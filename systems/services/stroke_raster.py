@@ -1,6 +1,6 @@
 """Strokes painted on the CPU: the GPU strip's triangles rasterised by a kernel into a canvas image.
 
-On llvmpipe a stroke costs per primitive (≈0.36 µs a triangle before its pixels), so the
+On the software rasteriser a stroke costs per primitive (≈0.36 µs a triangle before its pixels), so the
 100,000-point rope scene's 200,000 thin triangles take ~70 ms however few pixels they
 cover. Here the very triangles `gfx.Strokes` sends — two per pair of neighbouring curve
 samples, each vertex at the sample ± its normal × (half width + 0.5) — are scan-converted
@@ -408,7 +408,7 @@ class Band(canvas.Canvas):
         return tuple(a[:m] for a in self._work)
 
     def composite(self) -> None:
-        """Composite only the rectangles of `parts`, each through a scissor (llvmpipe spends ~11 ns a
+        """Composite only the rectangles of `parts`, each through a scissor (the software rasteriser spends ~11 ns a
         composited pixel: the empty ends of the band's rows cost as much as its strokes)."""
         ctx = self.ctx
         if self.parts is None or ctx.window is None or ctx.window.get_pixel_ratio() != 1.0:

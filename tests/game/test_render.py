@@ -61,14 +61,15 @@ def test_draw_calls_do_not_grow_with_the_number_of_ropes(scenes, gl_window, tmp_
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in Path(ropework.levels.__file__).parent.glob("*.toml")))
-def test_a_picture_drawn_in_bands_is_the_picture_drawn_whole(scenes, gl_window, name):
+def test_a_picture_drawn_in_bands_is_the_picture_drawn_whole(scenes, gl_window, name, render_profile):
     """A large picture is drawn band by band through one small framebuffer (Offscreen's BAND_BYTES):
     every shipped level, mid-drag, gives the picture drawn whole — 37-row bands, so the last one is
     short and every band edge cuts through the scene. The shifted viewport rounds a few
     antialiased edge pixels one level differently (seen: up to 30 of 64,000, by 1 in 255), and
     a pixel centre on the edge two of a link's triangles share can be covered by both or by
     neither (seen: one pixel of cloth's, 2 levels); nothing more may differ. The picture is its
-    colour: alpha, which no PNG or window shows, is not compared."""
+    colour: alpha, which no PNG or window shows, is not compared. Under each render profile
+    (tests/systems/services/test_profile.py compares the two)."""
     scene = scenes(f"{name}.toml", size=(320, 200))
     scene.pointer_move(160, 60)
     scene.step(20)

@@ -27,7 +27,7 @@ def contrast(a, b) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", [p.name for p in level.shipped()])
-def test_every_toy_reads_in_each_of_its_themes(scenes, gl_window, name):
+def test_every_toy_reads_in_each_of_its_themes(scenes, gl_window, name, render_profile):
     """The dot grid's #f0f0f0 dots vanished on the light page (1.03:1). In every theme a toy has, at least
     1,000 of its pixels (a hundred for the lanyard's small card and strap) stand out 1.5:1 from the page
     (seed 001's cyan rope on its own light page is 1.8:1)."""

@@ -11,7 +11,7 @@ from ropework.window import clear_colour
 def test_the_frame_clear_writes_the_background_and_not_depth(gl_window):
     """`clear_colour` paints what arcade's ``Window.clear`` paints (the colour rounded to 8 bits) over the
     whole framebuffer, even with a scissor set, which it restores, and leaves the depth buffer as it was:
-    nothing draws into the window with a depth test, and clearing it costs llvmpipe a masked write of the
+    nothing draws into the window with a depth test, and clearing it costs the software rasteriser a masked write of the
     packed depth-stencil buffer at every pixel."""
     from pyglet import gl
     ctx = gl_window.ctx

@@ -215,7 +215,7 @@ def test_a_hidpi_windows_own_framebuffer_gets_the_card_where_a_dense_offscreen_o
                                        ((40, 30, 600, 300), (1200, 600))])
 def test_the_composite_writes_only_its_box_and_reads_only_this_frames_texels(scenes, gl_window, vp, layer):
     """The grey/red line left of the card in a real window: the composite was a full-viewport triangle
-    cut by the target's scissor, and a window's multisampled framebuffer (GLX, llvmpipe) let the column
+    cut by the target's scissor, and a window's multisampled framebuffer (GLX, a software rasteriser) let the column
     beside the scissor's edge through, showing layer texels no frame had cleared. With the scissor test
     off, the layer's stale texels opaque magenta and this frame's box `own` transparent, the window's
     framebuffer must come back unchanged: no pixel written outside `shown`, no stale texel read."""
@@ -367,7 +367,7 @@ def posed(scenes, gl_window, level, rot, size=(640, 360)):
 
 
 def test_untextured_parts_look_the_same_whatever_picture_is_bound(scenes, gl_window, monkeypatch):
-    """The edge and the clip bind a 1×1 texture (llvmpipe runs the shader's texture() either way): their
+    """The edge and the clip bind a 1×1 texture (the software rasteriser runs the shader's texture() either way): their
     colour must not depend on it — the same frame with the card's back picture bound there instead."""
     from ropework.systems import draw_lanyard as dl
     s, off, blank = posed(scenes, gl_window, "badge.toml", EDGE_ON)
@@ -394,7 +394,7 @@ def test_the_fat_faces_tile_the_fans_polygon_without_slivers_meeting(box, r):
     """A fat face covers what the fan from its centre covers, seamlessly: every rim segment of the
     fan is an edge of exactly one fat triangle, every other edge is shared by two (no T-junction, no
     crack), their areas add up to the fan's; and no vertex is shared by more than CORNER_STEPS + 5
-    triangles (the fan's centre was shared by all of them: llvmpipe shaded its blocks again and again)."""
+    triangles (the fan's centre was shared by all of them: the software rasteriser shaded its blocks again and again)."""
     from collections import Counter
 
     from ropework.systems.draw_lanyard import CORNER_STEPS
@@ -454,7 +454,7 @@ def test_culling_the_turned_away_face_changes_no_pixel(scenes, gl_window, monkey
     assert np.array_equal(off.pixels().astype(int), culled)
 
 
-# ── the texture filter (`ewa_like`): one trilinear read with the blur of llvmpipe's EWA ──────────────
+# ── the texture filter (`ewa_like`): one trilinear read with the blur of the software rasteriser's EWA ──────────────
 
 _QUAD_VS = """
 #version 330
@@ -534,7 +534,7 @@ def test_the_filters_lod_is_the_ewa_footprints(gl_window, tpp, rot, squeeze):
 
 
 def test_the_card_art_reads_as_the_drivers_ewa_drew_it(gl_window):
-    # The picture the card was tuned under (llvmpipe's EWA: texture() with anisotropy above 1) against
+    # The picture the card was tuned under (the software rasteriser's EWA: texture() with anisotropy above 1) against
     # ewa_like on the lanyard's own texture (anisotropy TEXTURE_ANISOTROPY), raw texels before the lighting
     # and the 2×2 supersampling. A faced card reads as a plain trilinear read would (one read cannot
     # draw a Gaussian: the LOD that matches its variance is trilinear's own there); a turned one — its

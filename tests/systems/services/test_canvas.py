@@ -176,7 +176,7 @@ def test_the_read_back_composite_is_the_blended_quads_picture(gl_window, target)
     """Over whatever is already in the framebuffer (here a different colour at every pixel, partly
     transparent), the read-back composite — written straight into a framebuffer's texture, or blitted
     (the window's framebuffer's way; here into a texture's) — makes the blended quad's picture, to the bit but for a level at
-    ~0.02 % of channels, where llvmpipe's 8-bit multiply rounds the other way, through a viewport that
+    ~0.02 % of channels, where the software rasteriser's 8-bit multiply rounds the other way, through a viewport that
     covers part of the framebuffer. The test window's framebuffer has 4 samples a pixel, which a blit
     cannot write: it takes the quad, as a scissor does (a blit would not clip like the quad)."""
     ctx = gl_window.ctx
