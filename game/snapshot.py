@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import zlib
 from pathlib import Path
 
 import esper
@@ -204,16 +205,18 @@ def save(scene, path) -> Path:
         "frame": _frame_state(scene.frame),
         "entities": entities, "arrays": specs,
     }
+    body, pos, crc = [], 0, 0
+    for spec, a in zip(specs, arrays):
+        body.append(b"\0" * (spec["offset"] - pos))
+        body.append(memoryview(a).cast("B") if a.size else b"")
+        pos = spec["offset"] + a.nbytes
+    for part in body:
+        crc = zlib.crc32(part, crc)
+    header["body"] = {"bytes": pos, "crc32": crc}
     head = json.dumps(header, separators=(",", ":")).encode()
     start = len(MAGIC) + 8 + len(head)
     base = -(-start // ALIGN) * ALIGN
-    parts = [MAGIC, len(head).to_bytes(8, "little"), head, b"\0" * (base - start)]
-    pos = 0
-    for spec, a in zip(specs, arrays):
-        parts.append(b"\0" * (spec["offset"] - pos))
-        parts.append(memoryview(a).cast("B") if a.size else b"")
-        pos = spec["offset"] + a.nbytes
-    _atomic_write(path, parts)
+    _atomic_write(path, [MAGIC, len(head).to_bytes(8, "little"), head, b"\0" * (base - start), *body])
     return path
 
 
@@ -274,6 +277,13 @@ def read(path) -> tuple[dict, list[np.ndarray]]:
             raise SnapshotError(path, f"corrupt: header key {key!r} expected a {kind.__name__}")
     base = -(-(start + n) // ALIGN) * ALIGN
     body = memoryview(raw)[base:] if base <= len(raw) else memoryview(b"")
+    sums = header.get("body")
+    if not (isinstance(sums, dict) and isinstance(sums.get("bytes"), int) and isinstance(sums.get("crc32"), int)):
+        raise SnapshotError(path, "corrupt: the header has no body length and checksum")
+    if len(body) != sums["bytes"]:
+        raise SnapshotError(path, f"truncated or padded: {sums['bytes']} bytes of arrays expected, found {len(body)}")
+    if zlib.crc32(body) != sums["crc32"]:
+        raise SnapshotError(path, "corrupt: the arrays' checksum (CRC-32) does not match")
     arrays = []
     for i, spec in enumerate(header["arrays"]):
         try:
