@@ -380,7 +380,7 @@ def _main(argv: list[str]) -> int:
             _resume_collector()
             return scene
         try:
-            play(build, args.size, lv.title, args.reduced_motion, notice)
+            play(build, args.size, lv.title, args.reduced_motion, notice, args.start)
         finally:
             if helper is not None:
                 helper.stop()             # reaped (killed, if the window never got as far as building)

@@ -358,6 +358,7 @@ class Scene:
         self.reduced_motion = level.reduced_motion if reduced_motion is None else bool(reduced_motion)
         self.width, self.height = fit_size(*size[:2])
         self.document: str | None = None   # the level file's text as the studio edited it; None: the file as it is
+        self.tap = None                    # called (steps so far, kind, x, y) with each pointer event: a recorder
         self._closed = False
         self._build()
 
@@ -484,6 +485,8 @@ class Scene:
 
     def _event(self, kind: str, x: float = 0.0, y: float = 0.0) -> None:
         self.pointer.events.append((kind, float(x), float(y)))
+        if self.tap is not None and not self.still:
+            self.tap(self.frame.steps, kind, float(x), float(y))
 
     def pointer_move(self, x: float, y: float) -> None:
         self._event("move", x, y)
