@@ -1,5 +1,5 @@
 """Command line: ``ropework [LEVEL] [options]`` (or ``python -m ropework``), plus
-``ropework validate FILE...`` and ``ropework frame LEVEL``."""
+``ropework validate FILE...``, ``ropework frame LEVEL`` and ``ropework replay SCRIPT LEVEL --against HASHLOG``."""
 from __future__ import annotations
 
 import argparse
@@ -53,6 +53,12 @@ def _fps(text: str) -> int:
     return int(text)
 
 
+def _every(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number of steps in 1..100000, found {text!r}")
+    return int(text)
+
+
 def _seed(text: str) -> int:
     if not text.isdigit() or int(text) >= 2**32:
         raise argparse.ArgumentTypeError(f"expected a seed in 0..4294967295, found {text!r}")
@@ -82,7 +88,14 @@ def parser() -> argparse.ArgumentParser:
                    help="GIF frames per second, one of 50, 25, 20, 10, 5: frames are taken every 60/FPS steps and "
                         "the GIF plays in real time (default: every step at 50 fps, 5/6 of real time)")
     p.add_argument("--input", metavar="SCRIPT", help="scripted pointer input for --record (format: docs/input-scripts.md)")
-    p.add_argument("--size", type=_size, default=(1280, 720), help="window or recording size WxH (default 1280x720)")
+    p.add_argument("--size", type=_size, default=None, help="window or recording size WxH (default 1280x720, "
+                   "or a --from snapshot's)")
+    p.add_argument("--from", dest="start", metavar="SNAPSHOT", help="start the window or the recording from a "
+                   "snapshot (K in the window saves one; format: docs/snapshots.md); LEVEL defaults to its level")
+    p.add_argument("--hash-every", type=_every, default=None, metavar="N",
+                   help="with --record: write the state's hash every N steps to OUT.hashes (or --hash-log), for "
+                        f"{prog()} replay")
+    p.add_argument("--hash-log", metavar="FILE", help="where --hash-every writes (default: OUT.hashes beside the recording)")
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the level's)")
     p.add_argument("--reduced-motion", action="store_true", default=None, help="turn off decorative motion")
     p.add_argument("--no-plugins", action="store_true", help="don't load installed plugins (also ROPEWORK_NO_PLUGINS=1)")
@@ -145,6 +158,23 @@ def validate(argv) -> int:
             print(e)
             bad += 1
     return EXIT_BAD_INPUT if bad else 0
+
+
+def replay(argv) -> int:
+    """``ropework replay SCRIPT LEVEL --against HASHLOG``: replay and name where the state first differs."""
+    p = _Parser(prog=f"{prog()} replay",
+                description="Replay an input script on a level as a hash log's run was made (its size, seed and "
+                            "motion) and compare the state at every logged step. Exit 0: the same state at every "
+                            "one; 1: it differs, and the first step, component and field that differ are named; "
+                            "2: bad input.")
+    p.add_argument("script", metavar="SCRIPT", help="the input script the run was recorded with ('-' for none)")
+    p.add_argument("level", metavar="LEVEL", help="the level file, or a shipped level's name or number")
+    p.add_argument("--against", required=True, metavar="HASHLOG", help="a hash log written by --hash-every")
+    args = p.parse_args(argv)
+    from ropework import hashlog, level
+    code, line = hashlog.replay(None if args.script == "-" else args.script, level.resolve(args.level), args.against)
+    print(line)
+    return code
 
 
 def _has_display() -> bool:
@@ -257,6 +287,8 @@ def _main(argv: list[str]) -> int:
         return validate(argv[1:])
     if argv[:1] == ["frame"]:
         return frame(argv[1:])
+    if argv[:1] == ["replay"]:
+        return replay(argv[1:])
     args = parser().parse_args(argv)
     for flag, value in (("LEVEL", args.level), ("--record", args.record), ("--input", args.input)):
         if value == "":
@@ -274,6 +306,26 @@ def _main(argv: list[str]) -> int:
         return _list()
     from ropework import level as level_mod
     path = level_mod.resolve(args.level) if args.level is not None else level_mod.DEFAULT_LEVEL
+    if args.start is not None:
+        from ropework import snapshot
+        header, _ = snapshot.read(args.start)           # a bad snapshot is refused before anything opens
+        if args.level is None:
+            path = Path(str(header["level"].get("path", "")))
+        snapshot.check_level(header, args.start, level_mod.load(path))
+        if args.size is None:
+            try:
+                args.size = (int(header["scene"]["width"]), int(header["scene"]["height"]))
+            except (KeyError, TypeError, ValueError):
+                print(f"ropework: {args.start}: corrupt: the header's scene has no width and height", file=sys.stderr)
+                return EXIT_BAD_INPUT
+    if args.size is None:
+        args.size = (1280, 720)
+    if (args.hash_every or args.hash_log) and not args.record:
+        print("ropework: error: --hash-every and --hash-log need --record (they log a headless run)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.hash_log and not args.hash_every:
+        print("ropework: error: --hash-log needs --hash-every N", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.input and not args.record:
         print("ropework: error: --input needs --record (scripted input drives recordings)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -305,7 +357,8 @@ def _main(argv: list[str]) -> int:
             _import_render()          # arcade and pyglet: what record() imports first (still paused, when warm)
             _resume_collector()
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
-                         input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps)
+                         input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps,
+                         start=args.start, hash_every=args.hash_every, hash_log=args.hash_log)
             print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
             gc.freeze()   # as after the window below: the exit's last collection would walk every object again
             return 0
@@ -326,11 +379,14 @@ def _main(argv: list[str]) -> int:
             if notice:
                 _resume_collector()
                 warm(lv, child)          # the window says so meanwhile
-            scene = Scene(lv, args.size, args.seed, args.reduced_motion)
+            if args.start is not None:
+                scene = Scene.from_snapshot(args.start, path)
+            else:
+                scene = Scene(lv, args.size, args.seed, args.reduced_motion)
             _resume_collector()
             return scene
         try:
-            play(build, args.size, lv.title, args.reduced_motion, notice)
+            play(build, args.size, lv.title, args.reduced_motion, notice, args.start)
         finally:
             if child is not None:
                 child.stop()             # reaped (killed, if the window never got as far as building)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import esper
 
-from ropework import keys, level
+from ropework import keys, level, script
 from ropework.clock import Clock
 from ropework.record import GifRecorder, OutputError, atomic, check_target
 from ropework.reload import LevelWatcher, one_line
@@ -60,7 +60,11 @@ class Controller:
             "previous": self.previous_level, "level": self.open_number, "pause": self.pause,
             "step": self.step_once, "reset": self.reset, "theme": self.theme, "motion": self.motion,
             "screenshot": self.screenshot, "record": self.record, "quit": self.request_quit,
+            "snapshot": self.save_snapshot, "restore": self.restore_snapshot, "input": self.record_input,
         }
+        self.last_snapshot: Path | None = None   # what L goes back to: the last K saved, or --from's
+        self.input: script.Recorder | None = None
+        self._input_paths: tuple[Path, Path] | None = None   # (script, its start snapshot) while I records
         self.studio = None          # the studio's model (ropework.studio), made when it is first needed
         self.show_studio = False
         self.save_prompt = False    # the studio's panel asks for a path (Ctrl+Shift+S)
@@ -100,6 +104,7 @@ class Controller:
             self._step(1)
 
     def reset(self):
+        self._stop_input()       # a script replays input, not the keys that rebuild the scene
         self.scene.reset()
 
     def theme(self):
@@ -114,6 +119,7 @@ class Controller:
 
     def motion(self):
         """Toggle reduced motion, and start the toy again: the seeds read it when a toy starts."""
+        self._stop_input()
         self.reduced_motion = self.scene.toggle_reduced_motion()
         self.scene.reset()
         notes = [k.motion_note for k in self.scene.kinds() if k.motion_note] if self.reduced_motion else []
@@ -160,6 +166,7 @@ class Controller:
         return True
 
     def _adopt(self, new: Scene, banner: str | None = None) -> None:
+        self._stop_input()
         old, self.scene = self.scene, new
         old.close()
         self.revision += 1
@@ -239,6 +246,8 @@ class Controller:
         new = self.guard("reload", self.watcher.tick, dt, self.scene)
         if new is not None:
             self._adopt(new, banner=f"reloaded {new.level.path.name}")
+        if self.input is not None and self.scene.document != self._input_doc:   # a script holds no studio edit
+            self._stop_input()
         n = self.clock.advance(dt, self.rates.step_ms / 1000.0)
         if n and not self.paused:
             return self.guard("step", self._step, n) or 0
@@ -251,6 +260,8 @@ class Controller:
         return n
 
     def resize(self, width: float, height: float) -> None:
+        if (width, height) != (self.scene.width, self.scene.height):
+            self._stop_input()
         self.scene.resize(width, height)
 
     def frame(self, dt: float, grab, draw_calls: int = 0) -> None:
@@ -319,6 +330,82 @@ class Controller:
         self._savers.append(t)
         t.start()
 
+    # ── snapshots and input recording (ropework.snapshot, ropework.script) ──
+    def save_snapshot(self):
+        """K: the whole scene to a snapshot file here; L goes back to it."""
+        path = self._capture_path(".snap")
+        try:
+            self.scene.snapshot(path)
+        except OSError as e:
+            self.complain(f"could not save the snapshot: {path}: {e.strerror or type(e).__name__}")
+            return
+        self.last_snapshot = path
+        print(f"saved {path}", flush=True)
+        self.flash(f"snapshot {path.name} (L goes back to it)")
+
+    def restore_snapshot(self, path=None):
+        """L: back to the last snapshot (or ``path``); a bad one is a notice, the scene plays on."""
+        path = path or self.last_snapshot
+        if path is None:
+            self.flash("no snapshot yet: K saves one")
+            return
+        self._stop_input()
+        try:
+            self.scene.restore(path)
+        except LevelError as e:
+            self.complain(str(e))
+            return
+        self.last_snapshot = Path(path)
+        if self.studio is not None:
+            self.studio.reopen(self.scene)
+        self.flash(f"back to {Path(path).name}")
+
+    def _beside_level(self) -> Path:
+        """Where an input recording goes: the level's folder, or here for a shipped level's."""
+        lv = Path(self.scene.level.path).resolve()
+        return self.out_dir if lv in self.levels or not os.access(lv.parent, os.W_OK) else lv.parent
+
+    def record_input(self):
+        """I: record the pointer from now as an input script beside the level (with a snapshot of
+        where it starts), or stop and write it."""
+        if self.input is not None:
+            self._stop_input()
+            return
+        stem = self._capture_path(".txt").stem
+        folder = self._beside_level()
+        txt, snap = folder / f"{stem}-input.txt", folder / f"{stem}-input.snap"
+        try:
+            self.scene.snapshot(snap)
+        except OSError as e:
+            self.complain(f"could not start recording input: {snap}: {e.strerror or type(e).__name__}")
+            return
+        self.input = script.Recorder(self.scene.frame.steps)
+        self.scene.tap = self.input
+        self._input_doc = self.scene.document
+        self._input_paths = (txt, snap)
+        self.flash("recording input (I stops)")
+
+    def _stop_input(self) -> None:
+        """End an input recording and write its script (nothing if none is on)."""
+        rec, self.input = self.input, None
+        if rec is None:
+            return
+        self.scene.tap = None
+        txt, snap = self._input_paths
+        frames = self.scene.frame.steps - rec.start
+        lv = self.scene.level.path
+        head = (f"ropework input script: {frames} steps of {Path(lv).name} from {snap.name}\n"
+                f"python -m ropework {lv} --from {snap} --input {txt} --record out.gif --frames {max(1, frames)}")
+        try:
+            from ropework.studio import atomic_write
+            atomic_write(txt, rec.text(head))
+        except OSError as e:
+            self.complain(f"could not save the input script: {txt}: {e.strerror or type(e).__name__}")
+            return
+        self.input_frames = frames
+        print(f"saved {txt} ({frames} steps, from {snap})", flush=True)
+        self.flash(f"saved {txt.name} ({frames} steps)" + (" — full, later input not kept" if rec.full else ""))
+
     def _save(self, rec: GifRecorder, path: Path) -> None:
         try:
             rec.save(path)
@@ -330,7 +417,8 @@ class Controller:
         self.flash(msg)
 
     def finish(self) -> None:
-        """Stop a recording (saving it) and wait for every save; call before quitting."""
+        """Stop the recordings (saving them) and wait for every save; call before quitting."""
+        self._stop_input()
         if self.recorder is not None:
             self.record()
         for t in self._savers:
@@ -382,6 +470,9 @@ class Controller:
     @property
     def status(self) -> str:
         """The bottom line: recording and pause states, else the latest message while it lasts."""
+        if self.input is not None:
+            rec = f"● INPUT {(self.scene.frame.steps - self.input.start) / 60:.1f} s — I stops"
+            return rec + (f"   ● REC {self.recorder.seconds:.1f} s" if self.recorder is not None else "")
         if self.recorder is not None:
             return f"● REC {self.recorder.seconds:.1f} s — G stops"
         text, until = self._status

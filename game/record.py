@@ -293,29 +293,40 @@ def gif_steps(frames: int, fps: int | None) -> list[int]:
     return [f for f in range(frames) if gif_keeps(f, fps)] or [frames - 1]
 
 
-def _play(level, frames: int, size, seed, reduced_motion, events, wanted):
-    """Play ``level`` for ``frames`` steps; after each step in ``wanted`` draw it and yield the Offscreen."""
+def _play(level, frames: int, size, seed, reduced_motion, events, wanted, start=None, log=None):
+    """Play ``level`` for ``frames`` steps (from the snapshot ``start`` if given); after each step
+    in ``wanted`` draw it and yield the Offscreen. ``log(scene)`` (a hash log) makes one after
+    the scene is built and is told of every step."""
     from ropework.render import Offscreen, headless_window   # GL only once we record
     from ropework.scene import Scene
     win = headless_window(*CONTEXT_SIZE)      # only a GL context: every picture is drawn off-screen
-    scene = Scene.load(level, size=size, seed=seed, reduced_motion=reduced_motion)
+    if start is not None:
+        scene = Scene.from_snapshot(start, level)
+    else:
+        scene = Scene.load(level, size=size, seed=seed, reduced_motion=reduced_motion)
     off = None
+    hashes = None if log is None else log(scene)
     try:
         off = Offscreen(win.ctx, size)
-        for f in range(max(wanted, default=-1) + 1):
+        for f in range(frames if hashes is not None else max(wanted, default=-1) + 1):
             script.apply(scene, events.get(f, ()))
             scene.step(1)
+            if hashes is not None:
+                hashes.after(scene, f + 1)
             if f in wanted:
                 off.render(scene)
                 yield off
     finally:
+        if hashes is not None:
+            hashes.close()
         if off is not None:
             off.release()
         scene.close()
 
 
 def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=None,
-           reduced_motion=None, fps: int | None = None) -> Path:
+           reduced_motion=None, fps: int | None = None, start=None, hash_every: int | None = None,
+           hash_log=None) -> Path:
     """Play ``level`` for ``frames`` steps with the scripted input and write ``out``.
 
     ``.png`` saves the last frame; ``.mp4`` every frame; ``.gif`` every frame at 50 fps, or
@@ -334,14 +345,20 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
     out = check_target(out)
     suffix = out.suffix.lower()
     events = script.parse(input_script) if input_script else script.Script()
-    play = lambda wanted: _play(level, frames, size, seed, reduced_motion, events, wanted)  # noqa: E731
+    log = None
+    if hash_every:
+        from ropework.hashlog import HashLog
+        log = lambda scene: HashLog(hash_log or hash_log_for(out), scene, hash_every, input_script, frames)  # noqa: E731
+
+    def play(wanted, log=None):
+        return _play(level, frames, size, seed, reduced_motion, events, wanted, start, log)
     if suffix == ".gif":
         steps = gif_steps(frames, fps)
         palette = shared_palette([sample(off.rgb()) for off in play({steps[i] for i in palette_samples(len(steps))})])
         ms = GIF_FRAME_MS if fps is None else 1000 // fps
         with atomic(out) as tmp, open(tmp, "wb") as fp:
             gif = GifWriter(fp)
-            for off in play(set(steps)):
+            for off in play(set(steps), log):
                 gif.add(quantized(off, palette), ms)
             gif.close()
     elif suffix == ".mp4":
@@ -349,15 +366,21 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
         with atomic(out) as tmp:
             video = mp4_writer(tmp, vsize)
             try:
-                for off in play(set(range(frames))):
+                for off in play(set(range(frames)), log):
                     video.send(off.rgb().crop((0, 0, *vsize)).tobytes())
             finally:
                 video.close()
     else:
         with atomic(out) as tmp, open(tmp, "wb") as fp:
-            for off in play({frames - 1}):
+            for off in play({frames - 1}, log):
                 write_png(fp, off.size, off.strips())
     return out
+
+
+def hash_log_for(out) -> Path:
+    """Where ``--hash-every`` writes beside a recording ``OUT.gif``: ``OUT.hashes``."""
+    out = Path(out)
+    return out.with_name(out.stem + ".hashes")
 
 
 class GifRecorder:

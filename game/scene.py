@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import math
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
 import esper
@@ -358,6 +359,8 @@ class Scene:
         self.theme = level.theme
         self.reduced_motion = level.reduced_motion if reduced_motion is None else bool(reduced_motion)
         self.width, self.height = fit_size(*size[:2])
+        self.document: str | None = None   # the level file's text as the studio edited it; None: the file as it is
+        self.tap = None                    # called (steps so far, kind, x, y) with each pointer event: a recorder
         self._closed = False
         self._build()
 
@@ -384,7 +387,9 @@ class Scene:
         if self._closed:
             raise SceneClosed(f"the scene of {self.level.path.name} is closed; open another with Scene.load(...)")
 
-    def _build(self, relaid: bool = False) -> None:
+    def _build(self, relaid: bool = False, renumber=None) -> None:
+        """Build the world from the level. ``renumber`` (a restore's): given the spawned
+        [(entity, layer name or None, None)], it returns {entity: the id it must have}."""
         self._check_open()
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
@@ -397,7 +402,35 @@ class Scene:
             for cfg in self.level.layers:
                 layer = next(lay for lay in self.layers if lay.name == cfg["name"])
                 kinds.KINDS[cfg["kind"]].spawn(cfg, layer, self.frame)
+            if renumber is not None:
+                self._renumber(renumber)
             self.processors, self.draws = pipeline.install(self.systems())
+
+    def _renumber(self, renumber) -> None:
+        """Give the world's entities the ids ``renumber`` asks for (esper numbers from 1 up, so
+        ids left out are taken by placeholders and freed again)."""
+        rows = []
+        for ent in sorted(esper.get_entities()):
+            comps = esper.components_for_entity(ent)
+            lay = next((c for c in comps if isinstance(c, Layer)), None)
+            rows.append((ent, None if lay is None else lay.name, comps))
+        ids = renumber([(e, lay, None) for e, lay, _ in rows])
+        if all(ids[e] == e for e, _, _ in rows):
+            return
+        esper.clear_database()
+        spare = []
+        for ent, _, comps in sorted(rows, key=lambda r: ids[r[0]]):
+            want = ids[ent]
+            while (made := esper.create_entity()) < want:
+                spare.append(made)
+            if made != want:
+                raise ValueError(f"entity ids out of order: {made} made, {want} wanted")
+            for c in comps:
+                esper.add_component(want, c)
+            if ent == self.pointer_entity:
+                self.pointer_entity = want
+        for e in spare:
+            esper.delete_entity(e, immediate=True)
 
     def kinds(self) -> list[kinds.Kind]:
         """The scene's kinds, once each, topmost layer first."""
@@ -454,6 +487,8 @@ class Scene:
 
     def _event(self, kind: str, x: float = 0.0, y: float = 0.0) -> None:
         self.pointer.events.append((kind, float(x), float(y)))
+        if self.tap is not None and not self.still:
+            self.tap(self.frame.steps, kind, float(x), float(y))
 
     def pointer_move(self, x: float, y: float) -> None:
         self._event("move", x, y)
@@ -535,6 +570,39 @@ class Scene:
                     h.update(f"{ent}.{cname}.{fname}{a.dtype}{a.shape}".encode())
                     h.update(np.ascontiguousarray(a).tobytes())
         return h.hexdigest()
+
+    # ── snapshots (ropework.snapshot; format: docs/snapshots.md) ─────────────
+    def snapshot(self, path) -> "Path":
+        """Save the whole running state (components, pointer and grab, random generator, clock,
+        the level as edited) to ``path``; `restore` brings it back exactly."""
+        from ropework import snapshot
+        return snapshot.save(self, path)
+
+    def restore(self, path) -> None:
+        """Bring this scene to the state saved in ``path`` (a snapshot of this scene's level
+        file, unchanged since); SnapshotError, one line, and the scene as it was, otherwise."""
+        from ropework import snapshot
+        snapshot.restore(self, path)
+
+    @classmethod
+    def from_snapshot(cls, path, level_path=None):
+        """A scene restored from a snapshot; its level file is the one the snapshot names unless
+        ``level_path`` says otherwise."""
+        from ropework import snapshot
+        header, _ = snapshot.read(path)
+        lv_path = Path(level_path if level_path is not None else header["level"].get("path", ""))
+        sc = header["scene"]
+        try:
+            size = fit_size(float(sc["width"]), float(sc["height"]))
+        except (KeyError, TypeError, ValueError):
+            raise snapshot.SnapshotError(path, "corrupt: the header's scene has no width and height") from None
+        scene = cls(load(lv_path, size), size)
+        try:
+            scene.restore(path)
+        except BaseException:
+            scene.close()
+            raise
+        return scene
 
     @property
     def point_count(self) -> int:

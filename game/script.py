@@ -171,3 +171,37 @@ def apply(scene, events) -> None:
             scene.pointer_leave()
         else:
             getattr(scene, f"pointer_{event}")(x, y)
+
+
+MAX_RECORDED_BYTES = MAX_SCRIPT_BYTES - 4096   # a recorded script stays one `parse` reads (room for the header)
+
+
+class Recorder:
+    """The pointer events a scene takes, as an input script: handed to `Scene.tap`, it is told
+    each event with the step it is applied before; frame 0 is the first step after ``start``
+    (the scene's step count when recording began). A frame's events keep their order, so
+    `parse` gives back exactly what the scene was given."""
+
+    def __init__(self, start: int):
+        self.start = start
+        self.lines: list[str] = []
+        self.size = 0
+        self.last = -1          # the last frame with an event
+        self.full = False       # MAX_RECORDED_BYTES reached: later events are not kept
+
+    def __call__(self, steps: int, kind: str, x: float, y: float) -> None:
+        if self.full or not (math.isfinite(x) and math.isfinite(y)):   # the scene drops those too
+            return
+        f = steps - self.start
+        line = f"{f} leave" if kind == "leave" else f"{f} {kind} {float(x)!r} {float(y)!r}"
+        if self.size + len(line) + 1 > MAX_RECORDED_BYTES:
+            self.full = True
+            return
+        self.lines.append(line)
+        self.size += len(line) + 1
+        self.last = f
+
+    def text(self, header: str = "") -> str:
+        """The script, with ``header`` lines (comments) first."""
+        head = "".join(f"# {h}\n" for h in header.splitlines())
+        return head + "".join(f"{line}\n" for line in self.lines)

@@ -377,6 +377,7 @@ class Studio:
 
     def _adopt(self, lv: level.Level) -> None:
         self.last_applied = apply(self.scene, lv)
+        self.scene.document = self._text if self.dirty else None   # what a snapshot keeps of the edits
         self.level = lv
         self.revision += 1
 

@@ -358,13 +358,14 @@ class PlayWindow(arcade.Window):
 
 
 def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_motion: bool | None = None,
-         notice: str | None = None) -> None:
+         notice: str | None = None, snapshot=None) -> None:
     """Open the window, say ``notice`` in it (a first run's compile) before ``build()`` makes the
     scene, then run until Esc or the window's close button; then save a recording in progress."""
     window = PlayWindow(size, title)
     if notice:
         window.show_notice(notice)
     ctl = Controller(build(), reduced_motion=reduced_motion)
+    ctl.last_snapshot = snapshot              # --from's: L goes back to it
     window.start(ctl)
     try:
         arcade.run()
