@@ -321,13 +321,17 @@ def check_model(cfg: dict, level: Path, key_path: str) -> None:
     target = check_png(cfg, "card_model", level, key_path, what)
     if target is None:
         return
+    name = Path(cfg["card_model"]).name
     try:
-        if target.stat().st_size > gltf.MAX_BYTES:
-            raise gltf.ModelError(f"a file of {target.stat().st_size:,} bytes (at most {gltf.MAX_BYTES:,})")
+        size = target.stat().st_size
+        if size > gltf.MAX_BYTES:                   # refused before a byte is read
+            raise gltf.ModelError("", f"expected a file of at most {gltf.MAX_BYTES:,} bytes, found {size:,}")
         gltf.parse(target.read_bytes())
-    except (gltf.ModelError, OSError) as e:
+    except gltf.ModelError as e:                    # the model's own line: its JSON path, expected, found
+        raise LevelError(level, f"{key_path}.card_model", f"{name!r}: {e}") from None
+    except OSError as e:
         raise LevelError(level, f"{key_path}.card_model",
-                         f"expected {what}, found {Path(cfg['card_model']).name!r}: {e}") from None
+                         f"expected {what}, found {name!r}, which cannot be read ({e.strerror})") from None
 
 
 def lights(cfg: dict) -> Lights:

@@ -93,7 +93,7 @@ def broken(kind, data):
     elif kind == "no position":
         del prim["attributes"]["POSITION"]
     elif kind == "accessor":
-        doc["accessors"][0]["count"] = 10_000
+        doc["accessors"][prim["indices"]]["count"] = 9_999
     elif kind == "texture":
         doc["images"] = [{"uri": "face.png"}]
         doc["textures"] = [{"source": 0}]
@@ -102,10 +102,12 @@ def broken(kind, data):
 
 
 @pytest.mark.parametrize("kind, found", [
-    ("truncated", "header length"), ("magic", "no GLB header"), ("json", "JSON that does not parse"),
-    ("index", "indices that are not triangles"), ("external", "external files are not read"),
-    ("lines", "expected triangles"), ("sparse", "sparse"), ("no position", "without POSITION"),
-    ("accessor", "reaches past its bufferView"), ("texture", "external files are not read"),
+    ("truncated", "header.length: expected"), ("magic", "header: expected the GLB magic"),
+    ("json", "chunks[0]: expected UTF-8 JSON"), ("index", "accessors[2]: expected indices below"),
+    ("external", "buffers[0].uri: expected the bytes inside the file"),
+    ("lines", "meshes[0].primitives[0].mode: expected triangles"), ("sparse", "accessors[0].sparse"),
+    ("no position", "attributes: expected a POSITION"), ("accessor", "accessors[2].count: expected elements within"),
+    ("texture", "images[0].uri: expected the bytes inside the file"),
 ])
 def test_a_malformed_model_is_one_level_error_line(tmp_path, kind, found):
     (tmp_path / "card.glb").write_bytes(broken(kind, quad(tmp_path / "q.glb").read_bytes()))
