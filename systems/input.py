@@ -44,7 +44,7 @@ def release(ent: int) -> None:
     if grab is None:
         return
     if grab.held >= 0 and grab.pin and pts is not None:
-        pts.inv_mass[grab.held] = 1.0   # free again, flying on with the hand's last motion
+        pts.inv_mass[grab.held] = grab.held_weight   # free again, flying on with the hand's last motion
     grab.held = -1
 
 
@@ -99,6 +99,7 @@ class PointerInput(esper.Processor):
             if hit >= 0:
                 grab.held = hit
                 if grab.pin:
+                    grab.held_weight = float(pts.inv_mass[hit])
                     pts.inv_mass[hit] = 0.0
                 return ent
         return -1

@@ -1,6 +1,8 @@
 """Relax: pull every distance constraint back toward its rest length, and clamp to bounds.
 
-Reads: Constraints, Bounds (optional). Writes: Points.pos, Constraints.schedule (a cache).
+Reads: Constraints, Bounds (optional), Extras (optional). Writes: Points.pos, Constraints.schedule
+(a cache). A body with `Extras` (bending, compliance, attachments, contact, breaking, sleep) is
+solved by `project` instead, with these same sweeps inside each of its passes.
 
 Sequential Gauss–Seidel, as the seeds: constraints are repaired one after another
 in their declared order, each moving its two ends by the error weighted by their
@@ -50,7 +52,9 @@ import esper
 import numba
 import numpy as np
 
-from ropework.components import Bounds, Constraints, Points
+from ropework.components import Bounds, Constraints, Forces, Points
+from ropework.components.solve import Extras
+from ropework.systems.settle import wake_if_touched
 from ropework.systems.services import split
 from ropework.systems.services.kernels import copy as _copy, kernel, select as _select
 
@@ -1036,19 +1040,30 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         clamp(pos, inv_mass, loose, lo, hi)
 
 
+def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
+    """``passes`` sweeps of one body's links on this thread, with its cached schedule (`schedule`)."""
+    schedule(con, pts.pos.shape)
+    s = con.schedule
+    if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, passes, lo, hi, con.share):
+        _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, passes, lo, hi, con.share, s.calls.lanes)
+        s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
+        s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
+
+
 class Relax(esper.Processor):
     def process(self, frame):
         for ent, (pts, con) in esper.get_components(Points, Constraints):
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
+            ex = esper.try_component(ent, Extras)
+            if ex is not None:                # bending, compliance, attachments, contact, breaking, sleep
+                from ropework.systems.project import project   # here: project builds on this module
+                if wake_if_touched(ent, pts, ex):
+                    project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
+                continue
             packed = schedule(con, pts.pos.shape)
             most = split.PARALLEL_POINTS
             if packed.size >= most and chain_points(packed) >= most and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
-                s = con.schedule
-                if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
-                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share,
-                          s.calls.lanes)
-                    s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
-                    s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
+                relax_body(pts, con, lo, hi, con.passes)

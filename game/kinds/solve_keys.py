@@ -1,0 +1,166 @@
+"""The solve keys a ropes or cloth layer shares — bend, compliance, substeps, break_at,
+self_collide, sleep, radius — its ropes' overrides, `[[layer.attach]]`, and the `Extras` they
+build. Every key's default leaves the body as the seeds have it (no `Extras` at all)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ropework.components.solve import Attachments, Bending, Breaking, Compliance, Extras, SelfContact, Sleep
+from ropework.schema import Key, LevelError, table
+
+MAX_SUBSTEPS = 64        # substeps per step at most: 64 × a rope's kernels is already ~ the seeds' 14 passes × 4
+LAYER = -1.0             # a rope's bend, compliance or break_at of -1: the layer's value
+SLEEP_STILL = 0.01       # px per step: no point of a sleeping body moved more (0.6 px a second) ...
+SLEEP_STEPS = 60         # ... for this many steps in a row (a second at 60 Hz), as the lanyard's sleep
+RADIUS = 0.0             # px: a point's radius for self-contact; 0: half the segment (the spacing, for cloth)
+
+LAYER_KEYS = (
+    Key("bend", "float", 0.0, "bending stiffness: 0 the seeds' slack chain, 1 a stiff wire that holds its "
+        "straight shape (verlet-js's angle constraint on every three neighbours, stable at every value)",
+        lo=0.0, hi=1.0),
+    Key("compliance", "float", 0.0, "XPBD compliance of the links, px per unit force (a free point weighs 1, so "
+        "a link holding a point against gravity g stretches compliance · g px); 0 rigid. Read only with "
+        "substeps ≥ 1", lo=0.0, hi=1e6),
+    Key("substeps", "int", 0, f"XPBD substeps per step (0: off, the seeds' passes; at most {MAX_SUBSTEPS}): each "
+        "integrates dt / substeps and solves every link once, so a rope's stretch follows its compliance "
+        "and not `passes` — the way to a rope that does not stretch", lo=0, hi=MAX_SUBSTEPS),
+    Key("break_at", "float", 0.0, "a link breaks when stretched past this ratio of its rest length (1.5: 150 %); "
+        "0 never", lo=0.0, hi=100.0),
+    Key("self_collide", "bool", False, "the body's points keep two radii apart (a spatial hash): a rope dropped "
+        "on itself piles up"),
+    Key("sleep", "bool", False, f"a body still for {SLEEP_STEPS} steps (no point moving {SLEEP_STILL} px a step) "
+        "costs no solve time until a press takes one of its points"),
+    Key("radius", "float", RADIUS, "a point's radius for self-contact, px (0: half the segment or spacing)",
+        lo=0.0, hi=1000.0),
+)
+
+ROPE_KEYS = (
+    Key("bend", "float", LAYER, "this rope's bending stiffness 0..1 (-1: the layer's)", lo=-1.0, hi=1.0),
+    Key("compliance", "float", LAYER, "this rope's links' compliance, px per unit force (-1: the layer's)",
+        lo=-1.0, hi=1e6),
+    Key("break_at", "float", LAYER, "this rope's links' break ratio (0 never, -1: the layer's)", lo=-1.0, hi=100.0),
+    Key("mass", "float", 1.0, "each point's mass, in free points (a heavy bob: a short rope of mass 50)",
+        lo=1e-3, hi=1e6),
+)
+
+ATTACH = table(
+    Key("from", "int", None, "the rope (its index among the layer's ropes, from 0) whose point is attached",
+        lo=0, hi=10_000_000),
+    Key("from_at", "float", 1.0, "which point of it, as a fraction of its length (1: its tip)", lo=0.0, hi=1.0),
+    Key("to", "int", None, "the rope it is attached to (index, from 0)", lo=0, hi=10_000_000),
+    Key("at", "float", None, "where on that rope, as a fraction of its length (0: its anchor, 1: its tip)",
+        lo=0.0, hi=1.0),
+    Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
+        "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
+)
+
+
+def on(cfg: dict) -> bool:
+    """Whether a layer's solve keys ask for any extra (else it is the seeds' body, no `Extras`)."""
+    ropes = cfg.get("rope", ())
+    return bool(cfg["bend"] or cfg["substeps"] or cfg["break_at"] or cfg["self_collide"] or cfg["sleep"]
+                or cfg.get("attach") or any(r["bend"] > 0 or r["break_at"] > 0 or r["mass"] != 1.0 for r in ropes))
+
+
+def check(cfg: dict, level, key_path: str, counts=None) -> None:
+    """The checks a key's range cannot make: compliance without substeps, a rope override in
+    (-1, 0), an attachment to a rope that does not exist or that cannot be solved. ``counts``:
+    the layer's ropes' point counts (None for a cloth)."""
+    if cfg["compliance"] > 0 and cfg["substeps"] == 0:
+        raise LevelError(level, f"{key_path}.compliance", f"expected substeps ≥ 1 with a compliance, found "
+                         f"compliance {cfg['compliance']:g} and substeps 0")
+    for i, r in enumerate(cfg.get("rope", ())):
+        for k in ("bend", "compliance", "break_at"):
+            if -1.0 < r[k] < 0.0:
+                raise LevelError(level, f"{key_path}.rope[{i}].{k}", f"expected -1 (the layer's) or ≥ 0, found {r[k]:g}")
+        if r["compliance"] > 0 and cfg["substeps"] == 0:
+            raise LevelError(level, f"{key_path}.rope[{i}].compliance",
+                             "expected the layer's substeps ≥ 1 with a compliance, found substeps 0")
+    for i, a in enumerate(cfg.get("attach", ())):
+        p = f"{key_path}.attach[{i}]"
+        nr = len(counts) if counts is not None else 0
+        for k in ("from", "to"):
+            if a[k] >= nr:
+                raise LevelError(level, f"{p}.{k}", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
+                                 f"ropes), found {a[k]}")
+        if counts is None:
+            continue
+        start = np.r_[0, np.cumsum(counts)[:-1]]
+        src, seg = attach_points(counts, start, a)
+        if src in seg:
+            raise LevelError(level, p, f"expected a point attached to another point, found rope {a['from']}'s "
+                             "point attached to itself (a cycle that cannot be solved)")
+        if src in start and ((seg[0] in start and seg[2] == 0.0) or (seg[1] in start and seg[2] == 1.0)):
+            raise LevelError(level, p, "expected at least one free end, found a pinned anchor attached to a "
+                             "pinned anchor (a cycle that cannot be solved)")
+
+
+def attach_points(counts, start, a: dict):
+    """(the attached point, (q0, q1, f)): the point at ``from_at`` of rope ``from`` (nearest), and the
+    segment q0 → q1 of rope ``to`` holding the point ``at`` along it, f of the way."""
+    n_from = int(counts[a["from"]])
+    src = int(start[a["from"]]) + int(round(a["from_at"] * (n_from - 1)))
+    n_to = int(counts[a["to"]])
+    x = a["at"] * (n_to - 1)
+    k = min(int(math.floor(x)), n_to - 2)
+    q0 = int(start[a["to"]]) + k
+    return src, (q0, q0 + 1, float(x - k))
+
+
+def build(cfg: dict, pos: np.ndarray, inv_mass: np.ndarray, a: np.ndarray, b: np.ndarray, link_rope,
+          ropes=None, counts=None, segment: float = 0.0) -> Extras | None:
+    """The layer's `Extras` over its spawned points (None when every key is at its default).
+    link_rope: int[m] each link's rope (None: a cloth, the layer's values); ropes: the rope tables,
+    one per rope (counts repeated in); triples of bends run along consecutive links that share a
+    point. Writes inv_mass for ropes of another mass."""
+    if not on(cfg):
+        return None
+    per = lambda key: (np.full(len(a), cfg[key], np.float32) if link_rope is None else   # noqa: E731
+                       np.array([cfg[key] if r[key] == LAYER else r[key] for r in ropes], np.float32)[link_rope])
+    ex = Extras()
+    if ropes is not None:
+        mass = np.repeat(np.array([r["mass"] for r in ropes], np.float32), counts)
+        inv_mass[:] = np.where(inv_mass > 0, np.float32(1.0) / mass, np.float32(0.0))
+    stiff = per("bend")
+    if (stiff > 0).any():
+        ex.bending = _bends(pos, a, b, stiff)
+    if cfg["substeps"]:
+        ex.compliance = Compliance(per("compliance"), int(cfg["substeps"]))
+    ratio = per("break_at")
+    if (ratio > 0).any():
+        ex.breaking = Breaking(ratio)
+    if cfg.get("attach"):
+        start = np.r_[0, np.cumsum(counts)[:-1]]
+        rows = [attach_points(counts, start, t) for t in cfg["attach"]]
+        at = np.array([[s, q0, q1] for s, (q0, q1, _) in rows], np.int32).T.copy()
+        frac = np.array([f for _, (_, _, f) in rows], np.float32)
+        ex.attachments = Attachments(at, frac, np.array([t["break_force"] for t in cfg["attach"]], np.float32),
+                                     np.zeros(len(frac), np.float32))
+    if cfg["self_collide"]:
+        radius = cfg["radius"] or 0.5 * segment
+        ex.contact = SelfContact(float(radius), pos.copy())
+    if cfg["sleep"]:
+        ex.sleep = Sleep(SLEEP_STILL, SLEEP_STEPS)
+    return ex
+
+
+def _bends(pos, a, b, stiff) -> Bending:
+    """A bend on every two links k, k' that continue each other at rest — b[k] = a[k'], pointing the
+    same way (to a sixteenth of a turn): a rope's neighbours, a cloth's rows and columns — with the
+    angle they make now as rest and the softer link's stiffness."""
+    d = pos[b] - pos[a]
+    code = np.round(np.arctan2(d[:, 1], d[:, 0]) / (2 * math.pi / 16)).astype(np.int64) % 16
+    key = a.astype(np.int64) * 16 + code
+    order = np.argsort(key, kind="stable")
+    want = b.astype(np.int64) * 16 + code
+    at = np.minimum(np.searchsorted(key[order], want), len(key) - 1)
+    k = np.flatnonzero((key[order][at] == want) & (stiff > 0))
+    k2 = order[at[k]]
+    k, k2 = k[stiff[k2] > 0], k2[stiff[k2] > 0]
+    i, j, c = a[k], b[k], b[k2]
+    u, v = pos[i] - pos[j], pos[c] - pos[j]
+    angle = np.arctan2(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0], (u * v).sum(1)).astype(np.float32)
+    return Bending(np.stack([i, j, c]).astype(np.int32), angle, np.minimum(stiff[k], stiff[k2]).astype(np.float32),
+                   np.stack([k, k2]).astype(np.int32))
