@@ -11,7 +11,7 @@ from ropework.components.solve import Attachments, Bending, Breaking, Compliance
 from ropework.schema import Key, LevelError, table
 
 MAX_SUBSTEPS = 64        # substeps per step at most: 64 × a rope's kernels is already ~ the seeds' 14 passes × 4
-LAYER = -1.0             # a rope's bend, compliance or break_at of -1: the layer's value
+LAYER = math.inf         # a rope's bend, compliance or break_at left unset (shown as inf): the layer's value
 SLEEP_STILL = 0.01       # px per step: no point of a sleeping body moved more (0.6 px a second) ...
 SLEEP_STEPS = 60         # ... for this many steps in a row (a second at 60 Hz), as the lanyard's sleep
 RADIUS = 0.0             # px: a point's radius for self-contact; 0: half the segment (the spacing, for cloth)
@@ -37,10 +37,11 @@ LAYER_KEYS = (
 )
 
 ROPE_KEYS = (
-    Key("bend", "float", LAYER, "this rope's bending stiffness 0..1 (-1: the layer's)", lo=-1.0, hi=1.0),
-    Key("compliance", "float", LAYER, "this rope's links' compliance, px per unit force (-1: the layer's)",
-        lo=-1.0, hi=1e6),
-    Key("break_at", "float", LAYER, "this rope's links' break ratio (0 never, -1: the layer's)", lo=-1.0, hi=100.0),
+    Key("bend", "float", LAYER, "this rope's bending stiffness 0..1 (unset, inf: the layer's `bend`)", lo=0.0, hi=1.0),
+    Key("compliance", "float", LAYER, "this rope's links' compliance, px per unit force (unset, inf: the layer's)",
+        lo=0.0, hi=1e6),
+    Key("break_at", "float", LAYER, "this rope's links' break ratio, 0 never (unset, inf: the layer's)",
+        lo=0.0, hi=100.0),
     Key("mass", "float", 1.0, "each point's mass, in free points (a heavy bob: a short rope of mass 50)",
         lo=1e-3, hi=1e6),
 )
@@ -61,21 +62,18 @@ def on(cfg: dict) -> bool:
     """Whether a layer's solve keys ask for any extra (else it is the seeds' body, no `Extras`)."""
     ropes = cfg.get("rope", ())
     return bool(cfg["bend"] or cfg["substeps"] or cfg["break_at"] or cfg["self_collide"] or cfg["sleep"]
-                or cfg.get("attach") or any(r["bend"] > 0 or r["break_at"] > 0 or r["mass"] != 1.0 for r in ropes))
+                or cfg.get("attach") or any(r["bend"] != LAYER and r["bend"] > 0 or r["break_at"] != LAYER and r["break_at"] > 0
+                                     or r["mass"] != 1.0 for r in ropes))
 
 
 def check(cfg: dict, level, key_path: str, counts=None) -> None:
-    """The checks a key's range cannot make: compliance without substeps, a rope override in
-    (-1, 0), an attachment to a rope that does not exist or that cannot be solved. ``counts``:
+    """The checks a key's range cannot make: compliance without substeps, an attachment to a rope that does not exist or that cannot be solved. ``counts``:
     the layer's ropes' point counts (None for a cloth)."""
     if cfg["compliance"] > 0 and cfg["substeps"] == 0:
         raise LevelError(level, f"{key_path}.compliance", f"expected substeps ≥ 1 with a compliance, found "
                          f"compliance {cfg['compliance']:g} and substeps 0")
     for i, r in enumerate(cfg.get("rope", ())):
-        for k in ("bend", "compliance", "break_at"):
-            if -1.0 < r[k] < 0.0:
-                raise LevelError(level, f"{key_path}.rope[{i}].{k}", f"expected -1 (the layer's) or ≥ 0, found {r[k]:g}")
-        if r["compliance"] > 0 and cfg["substeps"] == 0:
+        if r["compliance"] != LAYER and r["compliance"] > 0 and cfg["substeps"] == 0:
             raise LevelError(level, f"{key_path}.rope[{i}].compliance",
                              "expected the layer's substeps ≥ 1 with a compliance, found substeps 0")
     for i, a in enumerate(cfg.get("attach", ())):
@@ -89,7 +87,7 @@ def check(cfg: dict, level, key_path: str, counts=None) -> None:
             continue
         start = np.r_[0, np.cumsum(counts)[:-1]]
         src, seg = attach_points(counts, start, a)
-        if src in seg:
+        if src in seg[:2]:
             raise LevelError(level, p, f"expected a point attached to another point, found rope {a['from']}'s "
                              "point attached to itself (a cycle that cannot be solved)")
         if src in start and ((seg[0] in start and seg[2] == 0.0) or (seg[1] in start and seg[2] == 1.0)):
