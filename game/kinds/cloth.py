@@ -98,7 +98,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = grid_constraints(cols, rows, cfg["shear"])
     rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1).astype(np.float32)
     m = cfg["margin"]
-    extras = solve_keys.build(cfg, points.pos, points.inv_mass, a, b, None, segment=sp)
+    extras = solve_keys.build(cfg, points, a, b, None, segment=sp)
     return esper.create_entity(
         points, pins, layer, *([extras] if extras is not None else []),
         Constraints(a=a, b=b, rest=rest, passes=cfg["passes"], share=cfg["pin_share"]),

@@ -178,7 +178,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
-    extras = solve_keys.build(cfg, points.pos, points.inv_mass, a, b, rope_of[a], tables, counts, cfg["segment"])
+    extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
         width=each_rope(cfg, "width"),

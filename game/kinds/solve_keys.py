@@ -14,6 +14,7 @@ MAX_SUBSTEPS = 64        # substeps per step at most: 64 × a rope's kernels is 
 LAYER = math.inf         # a rope's bend, compliance or break_at left unset (shown as inf): the layer's value
 SLEEP_STILL = 0.01       # px per step: no point of a sleeping body moved more (0.6 px a second) ...
 SLEEP_STEPS = 60         # ... for this many steps in a row (a second at 60 Hz), as the lanyard's sleep
+CROOK = 0.5              # px: a self-colliding body's sideways wave at spawn (`build`)
 RADIUS = 0.0             # px: a point's radius for self-contact; 0: half the segment (the spacing, for cloth)
 
 LAYER_KEYS = (
@@ -42,8 +43,10 @@ ROPE_KEYS = (
         lo=0.0, hi=1e6),
     Key("break_at", "float", LAYER, "this rope's links' break ratio, 0 never (unset, inf: the layer's)",
         lo=0.0, hi=100.0),
-    Key("mass", "float", 1.0, "each point's mass, in free points (a heavy bob: a short rope of mass 50)",
+    Key("mass", "float", 1.0, "each point's mass, in free points' (1: the seeds' every point alike)",
         lo=1e-3, hi=1e6),
+    Key("tip_mass", "float", 0.0, "the tip's mass, a pendulum bob's (0: `mass`, as every other point)",
+        lo=0.0, hi=1e6),
 )
 
 ATTACH = table(
@@ -63,7 +66,7 @@ def on(cfg: dict) -> bool:
     ropes = cfg.get("rope", ())
     return bool(cfg["bend"] or cfg["substeps"] or cfg["break_at"] or cfg["self_collide"] or cfg["sleep"]
                 or cfg.get("attach") or any(r["bend"] != LAYER and r["bend"] > 0 or r["break_at"] != LAYER and r["break_at"] > 0
-                                     or r["mass"] != 1.0 for r in ropes))
+                                     or r["mass"] != 1.0 or r["tip_mass"] > 0 for r in ropes))
 
 
 def check(cfg: dict, level, key_path: str, counts=None) -> None:
@@ -107,19 +110,23 @@ def attach_points(counts, start, a: dict):
     return src, (q0, q0 + 1, float(x - k))
 
 
-def build(cfg: dict, pos: np.ndarray, inv_mass: np.ndarray, a: np.ndarray, b: np.ndarray, link_rope,
+def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
           ropes=None, counts=None, segment: float = 0.0) -> Extras | None:
-    """The layer's `Extras` over its spawned points (None when every key is at its default).
+    """The layer's `Extras` over its spawned `Points` (None when every key is at its default).
     link_rope: int[m] each link's rope (None: a cloth, the layer's values); ropes: the rope tables,
-    one per rope (counts repeated in); triples of bends run along consecutive links that share a
-    point. Writes inv_mass for ropes of another mass."""
+    one per rope (counts repeated in). Writes the points' inv_mass for ropes of another mass, and
+    bends a self-colliding body by `CROOK`."""
     if not on(cfg):
         return None
+    pos, inv_mass = points.pos, points.inv_mass
     per = lambda key: (np.full(len(a), cfg[key], np.float32) if link_rope is None else   # noqa: E731
                        np.array([cfg[key] if r[key] == LAYER else r[key] for r in ropes], np.float32)[link_rope])
     ex = Extras()
     if ropes is not None:
         mass = np.repeat(np.array([r["mass"] for r in ropes], np.float32), counts)
+        tips = np.cumsum(counts) - 1
+        tip = np.array([r["tip_mass"] for r in ropes], np.float32)
+        mass[tips[tip > 0]] = tip[tip > 0]
         inv_mass[:] = np.where(inv_mass > 0, np.float32(1.0) / mass, np.float32(0.0))
     stiff = per("bend")
     if (stiff > 0).any():
@@ -138,7 +145,16 @@ def build(cfg: dict, pos: np.ndarray, inv_mass: np.ndarray, a: np.ndarray, b: np
                                      np.zeros(len(frac), np.float32))
     if cfg["self_collide"]:
         radius = cfg["radius"] or 0.5 * segment
-        ex.contact = SelfContact(float(radius), pos.copy())
+        rest = pos.copy()
+        if ex.attachments is not None:   # an attached point rests where it is held: no contact with what holds it
+            at, f = ex.attachments.at, ex.attachments.frac[:, None]
+            rest[at[0]] = (1 - f) * pos[at[1]] + f * pos[at[2]]
+        ex.contact = SelfContact(float(radius), rest)
+        # no rope is laid perfectly straight: a rope that falls on itself in one exact line can only
+        # fold along it, its contacts pushing straight back into its links; a sideways wave of
+        # CROOK px lets it heap up as a real one does
+        pos[:, 0] += np.float32(CROOK) * np.sin(np.arange(len(pos)) * np.float32(1.7)).astype(np.float32)
+        points.prev[:] = pos
     if cfg["sleep"]:
         ex.sleep = Sleep(SLEEP_STILL, SLEEP_STEPS)
     return ex
