@@ -37,10 +37,12 @@ from ropework.systems.settle import settle
 CONTACT_REACH = 1.5   # pairs are gathered once a step out to this many contact gaps (2 radii): room for the step's motion
 PAIRS_PER_POINT = 8   # contact pairs kept per point at most: a pile's neighbours in a plane, with room
 _NO_EXTRA = np.zeros((0, 2), np.float32)
+_NONE = np.zeros(0, np.int32)
 
 
-def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> None:
-    """One step of a body with extras, in place (see the module's docstring)."""
+def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> np.ndarray:
+    """One step of a body with extras, in place (see the module's docstring). Returns the first
+    points (a) of the links that broke this step (mostly none)."""
     every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
     if ex.contact is not None:
         _gather(pts, ex.contact)
@@ -67,8 +69,24 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> None:
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)
         per_force = n * h * h                 # the substeps' corrections, averaged
-    _break(pts, con, ex, pulls, per_force)
+    broken = _break(pts, con, ex, pulls, per_force)
     settle(pts, ex)
+    return broken
+
+
+def split_ropes(ropes, style, broken: np.ndarray) -> None:
+    """Cut a rope body's `Ropes` (and its `RopeStyle`, each piece in its rope's colour and width)
+    after each point of ``broken`` whose link to the next point broke, so each piece is drawn
+    as its own stroke."""
+    n = int(ropes.start[-1] + ropes.count[-1]) if len(ropes.start) else 0
+    cuts = broken[(broken + 1 < n)] + 1
+    start = np.union1d(ropes.start, cuts).astype(np.int32)
+    if len(start) == len(ropes.start):
+        return
+    origin = np.searchsorted(ropes.start, start, side="right") - 1
+    ropes.start, ropes.count = start, np.diff(np.r_[start, n]).astype(np.int32)
+    if style is not None:
+        style.colour, style.width = style.colour[origin], style.width[origin]
 
 
 def _extras(pts, ex: Extras, coef: float, pulls) -> None:
@@ -98,14 +116,16 @@ def _gather(pts, c) -> None:
                             c.table, c.start, c.items, c.pairs))
 
 
-def _break(pts, con, ex: Extras, pulls, per_force: float) -> None:
+def _break(pts, con, ex: Extras, pulls, per_force: float) -> np.ndarray:
     """Remove the links stretched past their ratio and the attachments pulled past their force
-    (a step's corrections, px, over w · per_force)."""
+    (a step's corrections, px, over w · per_force); the broken links' first points."""
     br = ex.breaking
+    broken = _NONE
     if br is not None and len(con.a):
         d = np.linalg.norm(pts.pos[con.b] - pts.pos[con.a], axis=1)
         keep = (br.ratio == 0) | (d <= con.rest * br.ratio)
         if not keep.all():    # arrays are only rebuilt on the step something breaks
+            broken = con.a[~keep]
             con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
             br.ratio = br.ratio[keep]
             if ex.compliance is not None:
@@ -123,3 +143,4 @@ def _break(pts, con, ex: Extras, pulls, per_force: float) -> None:
         keep = (at.break_force == 0) | (force <= at.break_force)
         if not keep.all():
             at.at, at.frac, at.break_force, at.pull = at.at[:, keep], at.frac[keep], at.break_force[keep], at.pull[keep]
+    return broken

@@ -1,7 +1,7 @@
 """Relax: pull every distance constraint back toward its rest length, and clamp to bounds.
 
 Reads: Constraints, Bounds (optional), Extras (optional). Writes: Points.pos, Constraints.schedule
-(a cache). A body with `Extras` (bending, compliance, attachments, contact, breaking, sleep) is
+(a cache); Ropes and RopeStyle when a rope breaks in two (`project.split_ropes`). A body with `Extras` (bending, compliance, attachments, contact, breaking, sleep) is
 solved by `project` instead, with these same sweeps inside each of its passes.
 
 Sequential Gauss–Seidel, as the seeds: constraints are repaired one after another
@@ -52,7 +52,7 @@ import esper
 import numba
 import numpy as np
 
-from ropework.components import Bounds, Constraints, Forces, Points
+from ropework.components import Bounds, Constraints, Forces, Points, Ropes, RopeStyle
 from ropework.components.solve import Extras
 from ropework.systems.settle import wake_if_touched
 from ropework.systems.services import split
@@ -1057,9 +1057,12 @@ class Relax(esper.Processor):
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
             ex = esper.try_component(ent, Extras)
             if ex is not None:                # bending, compliance, attachments, contact, breaking, sleep
-                from ropework.systems.project import project   # here: project builds on this module
+                from ropework.systems.project import project, split_ropes   # here: project builds on this module
                 if wake_if_touched(ent, pts, ex):
-                    project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
+                    broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
+                    ropes = esper.try_component(ent, Ropes) if len(broken) else None
+                    if ropes is not None:
+                        split_ropes(ropes, esper.try_component(ent, RopeStyle), broken)
                 continue
             packed = schedule(con, pts.pos.shape)
             most = split.PARALLEL_POINTS

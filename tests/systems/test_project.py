@@ -274,3 +274,15 @@ def test_same_bits_on_one_thread_and_two(tmp_path, monkeypatch):
         hashes.append(s.state_hash())
         s.close()
     assert hashes[0] == hashes[1]
+
+
+def test_a_broken_rope_is_drawn_as_two_pieces(tmp_path):
+    from ropework.components import Ropes, RopeStyle
+    s = scene(tmp_path, "break_at = 1.5\ngrab_pins = true\n" + rope(10))
+    drag_tip(s, (400, 590), steps=30)
+    ropes, style = comp(s, Ropes), comp(s, RopeStyle)
+    con = comp(s, Constraints)
+    assert len(ropes.start) == 1 + (9 - len(con.a))
+    assert ropes.count.sum() == 10 and len(style.colour) == len(ropes.start) == len(style.width)
+    ends = set((ropes.start + ropes.count - 1).tolist())
+    assert not any(int(a) in ends for a in con.a)      # no link left joins one piece to the next
