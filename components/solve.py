@@ -43,10 +43,13 @@ class Compliance:
 class Breaking:
     """Links that break: link i is removed when longer than ratio[i] × its rest length.
 
-    ratio: float32[m] — 0 for a link that never breaks.
+    ratio: float32[m] — 0 for a link that never breaks. group: int32[m], each link's rope (a rope
+    breaks at most once a step, at its most stretched link), or None (a cloth: every link that is
+    stretched at least as far as its neighbours).
     """
 
     ratio: np.ndarray
+    group: np.ndarray | None = None
 
 
 @dataclass

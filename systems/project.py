@@ -20,7 +20,8 @@ are, bit for bit). Two ways through a step:
 Last, `settle` counts the body's still steps toward sleep.
 
 Breaking runs last, on the lengths the solve left: a link longer than its ratio × rest is
-removed (and the bends across it), an attachment whose force passed its limit let go. Force of an
+removed (and the bends across it) when no link sharing a point with it is stretched further —
+so a yanked rope snaps at one place rather than shattering, and a cloth tears along a line — an attachment whose force passed its limit let go. Force of an
 attachment: its correction over the step, over (w · dt²) — mass · px/s², a free point weighing 1.
 """
 from __future__ import annotations
@@ -123,11 +124,25 @@ def _break(pts, con, ex: Extras, pulls, per_force: float) -> np.ndarray:
     broken = _NONE
     if br is not None and len(con.a):
         d = np.linalg.norm(pts.pos[con.b] - pts.pos[con.a], axis=1)
-        keep = (br.ratio == 0) | (d <= con.rest * br.ratio)
+        over = np.where(br.ratio > 0, d / np.maximum(con.rest * br.ratio, 1e-30), 0.0)   # > 1: past its ratio
+        keep = over <= 1.0
+        if not keep.all():    # of a run of links past their ratio, only the most stretched gives (as a real rope
+            top = np.zeros(len(pts.pos))   # snaps once, and the rest go slack): those at least as stretched as
+            np.maximum.at(top, con.a, over)   # every link sharing a point with them
+            np.maximum.at(top, con.b, over)
+            keep = keep | (over < top[con.a]) | (over < top[con.b])
+            if br.group is not None:           # a rope: one place a step, its most stretched
+                cand = np.flatnonzero(~keep)
+                first = cand[np.lexsort((-over[cand], br.group[cand]))]
+                _, at = np.unique(br.group[first], return_index=True)
+                keep[:] = True
+                keep[first[at]] = False
         if not keep.all():    # arrays are only rebuilt on the step something breaks
             broken = con.a[~keep]
             con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
             br.ratio = br.ratio[keep]
+            if br.group is not None:
+                br.group = br.group[keep]
             if ex.compliance is not None:
                 ex.compliance.compliance = ex.compliance.compliance[keep]
             b = ex.bending

@@ -135,7 +135,7 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
         ex.compliance = Compliance(per("compliance"), int(cfg["substeps"]))
     ratio = per("break_at")
     if (ratio > 0).any():
-        ex.breaking = Breaking(ratio)
+        ex.breaking = Breaking(ratio, None if link_rope is None else np.asarray(link_rope, np.int32))
     if cfg.get("attach"):
         start = np.r_[0, np.cumsum(counts)[:-1]]
         rows = [attach_points(counts, start, t) for t in cfg["attach"]]
