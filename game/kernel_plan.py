@@ -55,6 +55,12 @@ PLAN = {
         'ropework.systems.relax._level_order': 0.34,
         'ropework.systems.relax._levels2': 0.88,
     },
+    'snap.toml: ropes input integrate relax draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.14,
+        'ropework.systems.relax._level_order': 0.24,
+        'ropework.systems.relax.clamp': 0.13,
+        'ropework.systems.relax._levels2': 0.37,
+    },
     'streaks.toml: dotgrid input ripple repel draw_dots': {
         'ropework.systems.repel.repel_jelly_travel': 1.46,
     },
@@ -63,5 +69,11 @@ PLAN = {
         'ropework.systems.relax._chains_narrow2': 2.56,
         'ropework.systems.blow.blow': 0.38,
         'ropework.systems.fly_sparks.fly': 0.26,
+    },
+    'wire.toml: ropes input integrate relax draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.22,
+        'ropework.systems.relax._level_order': 0.25,
+        'ropework.systems.relax.clamp': 0.2,
+        'ropework.systems.relax._levels2': 0.44,
     },
 }
