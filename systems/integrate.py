@@ -119,10 +119,12 @@ def integrate_split(pos, prev, inv_mass, gravity, extra, damping, dt) -> None:
 
 class Integrate(esper.Processor):
     def process(self, frame):
+        extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
         for ent, (pts, f) in esper.get_components(Points, Forces):
-            ex = esper.try_component(ent, Extras)
-            if ex is not None and (ex.compliance is not None or not wake_if_touched(ent, pts, ex)):
-                continue                      # substepped in relax (`project`), or asleep
+            if extras:
+                ex = esper.try_component(ent, Extras)
+                if ex is not None and (ex.compliance is not None or not wake_if_touched(ent, pts, ex)):
+                    continue                  # substepped in relax (`project`), or asleep
             extra = f.extra if f.extra is not None else _NO_EXTRA
             if len(pts.pos) >= split.PARALLEL_POINTS and split.threads() > 1:
                 integrate_split(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)

@@ -1052,21 +1052,38 @@ def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
 
 class Relax(esper.Processor):
     def process(self, frame):
+        extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
+        if extras:
+            self._extras(frame, extras)
         for ent, (pts, con) in esper.get_components(Points, Constraints):
+            if extras and esper.has_component(ent, Extras):
+                continue
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
-            ex = esper.try_component(ent, Extras)
-            if ex is not None:                # bending, compliance, attachments, contact, breaking, sleep
-                from ropework.systems.project import project, split_ropes   # here: project builds on this module
-                if wake_if_touched(ent, pts, ex):
-                    broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
-                    ropes = esper.try_component(ent, Ropes) if len(broken) else None
-                    if ropes is not None:
-                        split_ropes(ropes, esper.try_component(ent, RopeStyle), broken)
-                continue
             packed = schedule(con, pts.pos.shape)
             most = split.PARALLEL_POINTS
             if packed.size >= most and chain_points(packed) >= most and split.threads() > 1:   # size first: ~30 ns
                 solve_split(pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.schedule, con.share)
             else:
-                relax_body(pts, con, lo, hi, con.passes)
+                s = con.schedule
+                if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share):
+                    _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, con.passes, lo, hi, con.share,
+                          s.calls.lanes)
+                    s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
+                    s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
+
+    @staticmethod
+    def _extras(frame, extras) -> None:
+        """The bodies with `Extras` (bending, compliance, attachments, contact, breaking, sleep),
+        each by `project`, its pieces cut where a rope broke."""
+        from ropework.systems.project import project, split_ropes   # here: project builds on this module
+        for ent, ex in extras:
+            pts, con = esper.try_component(ent, Points), esper.try_component(ent, Constraints)
+            if pts is None or con is None or not wake_if_touched(ent, pts, ex):
+                continue
+            bounds = esper.try_component(ent, Bounds)
+            lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
+            broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
+            ropes = esper.try_component(ent, Ropes) if len(broken) else None
+            if ropes is not None:
+                split_ropes(ropes, esper.try_component(ent, RopeStyle), broken)
