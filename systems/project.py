@@ -108,8 +108,9 @@ def _gather(pts, c) -> None:
     """This step's contact pairs, by the spatial hash (scratch made once, for the body's size)."""
     n = len(pts.pos)
     if c.items is None or len(c.items) != n:
-        c.table = np.zeros(2 * n, np.int32)
-        c.start = np.zeros(2 * n + 1, np.int32)
+        size = 1 << max(int(2 * n - 1).bit_length(), 4)   # a power of two, at least 2n: a mask, and few collisions
+        c.table = np.zeros(size, np.int32)
+        c.start = np.zeros(size + 1, np.int32)
         c.items = np.zeros(n, np.int32)
         c.pairs = np.zeros((2, PAIRS_PER_POINT * n), np.int32)
     gap = 2.0 * c.radius

@@ -135,33 +135,32 @@ def attach(pos, inv_mass, at, frac, pull):
 
 
 @numba.njit(inline="always")
-def _cell(x, y, inv, dx, dy, size):
-    """The hash slot of the cell (dx, dy) away from the one holding (x, y)."""
-    xi = np.int64(math.floor(x * inv)) + dx
-    yi = np.int64(math.floor(y * inv)) + dy
-    return abs((xi * HASH_PRIME_X) ^ (yi * HASH_PRIME_Y)) % size
+def _slot(xi, yi, mask):
+    """The hash slot of cell (xi, yi): a table of a power of two, so a mask and not a division."""
+    return ((xi * HASH_PRIME_X) ^ (yi * HASH_PRIME_Y)) & mask
 
 
 @kernel()
 def near_pairs(pos, rest_pos, reach, apart, table, start, items, pairs):
     """The pairs (i < j) of points closer than ``reach`` now and at least ``apart`` apart at rest
     (so neighbours along a rope are left to its links), by a spatial hash of cell ``reach``:
-    table int32[T], start int32[T + 1], items int32[n] scratch; pairs int32[2, cap] out. Returns the count
-    (at most cap: past it the rest are dropped for this step)."""
+    table int32[T] (T a power of two), start int32[T + 1], items int32[n] scratch; pairs
+    int32[2, cap] out. Returns the count (at most cap: past it the rest are dropped for this step)."""
     n = pos.shape[0]
     size = table.shape[0]
-    inv = 1.0 / reach
+    mask = np.int64(size - 1)
+    inv = np.float32(1.0) / reach
     for c in range(size + 1):
         start[c] = 0
     for c in range(size):
         table[c] = 0                 # then: points placed in each cell so far
     for p in range(n):
-        h = _cell(pos[p, 0], pos[p, 1], inv, 0, 0, size)
+        h = _slot(np.int64(math.floor(pos[p, 0] * inv)), np.int64(math.floor(pos[p, 1] * inv)), mask)
         start[h + 1] += 1
     for c in range(size):
         start[c + 1] += start[c]
     for p in range(n):
-        h = _cell(pos[p, 0], pos[p, 1], inv, 0, 0, size)
+        h = _slot(np.int64(math.floor(pos[p, 0] * inv)), np.int64(math.floor(pos[p, 1] * inv)), mask)
         items[start[h] + table[h]] = p
         table[h] += 1
     reach2 = reach * reach
@@ -170,10 +169,14 @@ def near_pairs(pos, rest_pos, reach, apart, table, start, items, pairs):
     m = 0
     visited = np.empty(9, np.int64)   # the slots visited around one point
     for p in range(n):
+        px = pos[p, 0]
+        py = pos[p, 1]
+        xi = np.int64(math.floor(px * inv))
+        yi = np.int64(math.floor(py * inv))
         seen = 0
         for dx in range(-1, 2):
             for dy in range(-1, 2):
-                h = _cell(pos[p, 0], pos[p, 1], inv, dx, dy, size)
+                h = _slot(xi + dx, yi + dy, mask)
                 dup = False                  # two cells may hash to one slot: visit it once
                 for u in range(seen):
                     dup |= visited[u] == h
@@ -185,8 +188,8 @@ def near_pairs(pos, rest_pos, reach, apart, table, start, items, pairs):
                     q = items[s]
                     if q <= p:
                         continue
-                    ex = pos[q, 0] - pos[p, 0]
-                    ey = pos[q, 1] - pos[p, 1]
+                    ex = pos[q, 0] - px
+                    ey = pos[q, 1] - py
                     if ex * ex + ey * ey >= reach2:
                         continue
                     rx = rest_pos[q, 0] - rest_pos[p, 0]

@@ -122,7 +122,7 @@ def test_near_pairs_finds_every_close_pair_of_a_brute_force_search():
     rest = (np.arange(n)[:, None] * [7.0, 0.0]).astype(np.float32)   # a rope laid out straight
     reach, apart = 12.0, 15.0
     pairs = np.zeros((2, 10_000), np.int32)
-    m = pj.near_pairs(pos, rest, reach, apart, np.zeros(2 * n, np.int32), np.zeros(2 * n + 1, np.int32),
+    m = pj.near_pairs(pos, rest, reach, apart, np.zeros(1024, np.int32), np.zeros(1025, np.int32),
                       np.zeros(n, np.int32), pairs)
     got = {tuple(p) for p in pairs[:, :m].T}
     d = np.linalg.norm(pos[:, None] - pos[None], axis=2)
