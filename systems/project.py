@@ -41,9 +41,14 @@ _NO_EXTRA = np.zeros((0, 2), np.float32)
 _NONE = np.zeros(0, np.int32)
 
 
-def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> np.ndarray:
+def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.ndarray:
     """One step of a body with extras, in place (see the module's docstring). Returns the first
-    points (a) of the links that broke this step (mostly none)."""
+    points (a) of the links that broke this step (mostly none). ``table``: the body's declared
+    constraint types (`solver.ConstraintType`, its component's arrays), solved after the extras
+    in every pass, their ``begin`` once before the passes."""
+    for t, args in table:
+        if t.begin is not None:
+            t.begin(pts.pos, pts.prev, pts.inv_mass, *args)
     every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
     if ex.contact is not None:
         _gather(pts, ex.contact)
@@ -52,7 +57,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> np.ndarray:
         passes = max(int(con.passes), 0)
         for _ in range(passes):
             relax_body(pts, con, lo, hi, 1)
-            _extras(pts, ex, 1.0 / passes, pulls)
+            _extras(pts, ex, 1.0 / passes, pulls, table)
             if every is not None:
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         per_force = dt * dt
@@ -65,7 +70,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float) -> np.ndarray:
         for _ in range(n):
             integrate(pts.pos, pts.prev, pts.inv_mass, forces.gravity, extra, damping, h)
             pj.xpbd_distance(pts.pos, pts.inv_mass, con.a, con.b, con.rest, ex.compliance.compliance, h)
-            _extras(pts, ex, 1.0, pulls)
+            _extras(pts, ex, 1.0, pulls, table)
             if every is not None:
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)
@@ -90,8 +95,8 @@ def split_ropes(ropes, style, broken: np.ndarray) -> None:
         style.colour, style.width = style.colour[origin], style.width[origin]
 
 
-def _extras(pts, ex: Extras, coef: float, pulls) -> None:
-    """The bends, attachments and contacts, once."""
+def _extras(pts, ex: Extras, coef: float, pulls, table=()) -> None:
+    """The bends, attachments and contacts, then the declared constraint types, once."""
     b = ex.bending
     if b is not None and b.tri.shape[1]:
         pj.bend(pts.pos, pts.inv_mass, b.tri, b.angle, b.stiffness, coef)
@@ -102,6 +107,8 @@ def _extras(pts, ex: Extras, coef: float, pulls) -> None:
     c = ex.contact
     if c is not None and c.m:
         pj.collide_pairs(pts.pos, pts.inv_mass, c.pairs, c.m, np.float32(2.0 * c.radius))
+    for t, args in table:
+        t.project(pts.pos, pts.prev, pts.inv_mass, *args)
 
 
 def _gather(pts, c) -> None:

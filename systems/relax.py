@@ -55,7 +55,8 @@ import numpy as np
 from ropework.components import Bounds, Constraints, Forces, Points, Ropes, RopeStyle
 from ropework.components.solve import Extras
 from ropework.systems.settle import wake_if_touched
-from ropework.systems.services import split
+from ropework.systems.services import contact  # noqa: F401  (declares the built-in colliders type)
+from ropework.systems.services import solver, split
 from ropework.systems.services.kernels import copy as _copy, kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
@@ -1053,10 +1054,14 @@ def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
 class Relax(esper.Processor):
     def process(self, frame):
         extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
-        if extras:
-            self._extras(frame, extras)
+        table = {}                             # entity -> its declared constraint types (solver.TYPES)
+        for t in solver.ordered():
+            for ent, comp in esper.get_component(t.component):
+                table.setdefault(ent, []).append((t, t.arrays(comp)))
+        if extras or table:
+            self._extras(frame, extras, table)
         for ent, (pts, con) in esper.get_components(Points, Constraints):
-            if extras and esper.has_component(ent, Extras):
+            if (extras and esper.has_component(ent, Extras)) or (table and ent in table):
                 continue
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
@@ -1073,17 +1078,18 @@ class Relax(esper.Processor):
                     s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
 
     @staticmethod
-    def _extras(frame, extras) -> None:
-        """The bodies with `Extras` (bending, compliance, attachments, contact, breaking, sleep),
-        each by `project`, its pieces cut where a rope broke."""
+    def _extras(frame, extras, table) -> None:
+        """The bodies with `Extras` (bending, compliance, attachments, contact, breaking, sleep) or
+        a declared constraint type's component, each by `project`, its pieces cut where a rope broke."""
         from ropework.systems.project import project, split_ropes   # here: project builds on this module
-        for ent, ex in extras:
+        bodies = list(extras) + [(ent, Extras()) for ent in table if not esper.has_component(ent, Extras)]
+        for ent, ex in bodies:
             pts, con = esper.try_component(ent, Points), esper.try_component(ent, Constraints)
             if pts is None or con is None or not wake_if_touched(ent, pts, ex):
                 continue
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
-            broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt)
+            broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt, table.get(ent, ()))
             ropes = esper.try_component(ent, Ropes) if len(broken) else None
             if ropes is not None:
                 split_ropes(ropes, esper.try_component(ent, RopeStyle), broken)

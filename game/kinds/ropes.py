@@ -12,7 +12,7 @@ from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
 from ropework.live import into
 from ropework.schema import Key, table
-from ropework.kinds import solve_keys
+from ropework.kinds import colliders, solve_keys
 
 GRAVITY = 900.0      # px/s², downward: the seed's pull
 SEGMENT = 11.0       # rest length between neighbouring points, px
@@ -89,6 +89,8 @@ ROPE = table(
         "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
         "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
     *solve_keys.ROPE_KEYS,
+    Key("radius", "float", solve_keys.LAYER, "this rope's points' radius against colliders and itself, px "
+        "(unset, inf: the layer's `radius`)", lo=0.0, hi=1000.0),
 )
 
 SCHEMA = table(
@@ -116,6 +118,7 @@ SCHEMA = table(
         live=into(RopeStyle, "anchor_radius")),
     *solve_keys.LAYER_KEYS,
     rope=(ROPE, 1, 10_000, "one hanging rope"),
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the ropes meet"),
     attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope"),
 )
 
@@ -132,7 +135,7 @@ def each_rope(cfg: dict, key: str) -> np.ndarray:
         n = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)   # place in its table
         every = np.repeat(np.array([r["every"] for r in tables], np.float64), count)
         return np.repeat(np.array([r["anchor"] for r in tables], np.float64), count) + n * every
-    dtype = np.int64 if key == "points" else np.float32
+    dtype = np.int64 if key == "points" else np.float64 if key == "radius" else np.float32
     return np.repeat(np.array([r[key] for r in tables], dtype), count)
 
 
@@ -178,6 +181,9 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
+    layer_r = cfg["radius"] or 0.5 * cfg["segment"]
+    r_each = np.array([layer_r if r == solve_keys.LAYER else r for r in each_rope(cfg, "radius")], np.float32)
+    coll = colliders.build(cfg["collider"], w, h, r_each[rope_of])
     extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
@@ -193,6 +199,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
         Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),
         *([Rail(y=cfg["anchor_y"] + 0.5)] if cfg["rail"] else []),
         *([extras] if extras is not None else []),
+        *([coll] if coll is not None else []),
     )
 
 
