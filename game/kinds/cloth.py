@@ -99,7 +99,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = grid_constraints(cols, rows, cfg["shear"])
     rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1).astype(np.float32)
     m = cfg["margin"]
-    coll = colliders.build(cfg["collider"], frame.width, frame.height,
+    coll = colliders.build(cfg.get("collider", []), frame.width, frame.height,
                            np.full(len(points.pos), cfg["radius"] or 0.5 * sp, np.float32))
     extras = solve_keys.build(cfg, points, a, b, None, segment=sp)
     return esper.create_entity(

@@ -183,7 +183,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
     layer_r = cfg["radius"] or 0.5 * cfg["segment"]
     r_each = np.array([layer_r if r == solve_keys.LAYER else r for r in each_rope(cfg, "radius")], np.float32)
-    coll = colliders.build(cfg["collider"], w, h, r_each[rope_of])
+    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of])
     extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
