@@ -157,7 +157,7 @@ def check(cfg: dict, level, key_path: str) -> None:
             raise LevelError(level, f"{key_path}.rope[{i}].every",
                              f"expected the last of {r['count']} anchors (anchor + (count - 1) · every) in 0..1, "
                              f"found {last:.6g}")
-    solve_keys.check(cfg, level, key_path, each_rope(cfg, "points"))
+    solve_keys.check(cfg, level, key_path, each_rope(cfg, "points") if cfg.get("attach") else None)
 
 
 def fitted_counts(cfg: dict, h: float) -> np.ndarray:
@@ -219,7 +219,7 @@ def plugin() -> None:
         weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
         check=check,
         work=work,
-        systems=("input", "integrate", "relax", "draw_ropes"),
+        systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes"),
         motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
         still_when_reduced=True,
     ))
