@@ -21,7 +21,7 @@ class Colliders:
     collider c's corners are verts[vstart[c]:vstart[c + 1]]. mu_s, mu_k: float32[k] — static and
     kinetic friction coefficients. kinematic: bool[k] — dragged by the pointer. point_radius:
     float32[n] — each of the body's points' radius, px. thin: the thinnest collider's least
-    width, px (the swept test's step).
+    width, px (the swept test's step). held, grip: the pointer's drag.
     """
 
     shape: np.ndarray
@@ -36,3 +36,5 @@ class Colliders:
     kinematic: np.ndarray
     point_radius: np.ndarray
     thin: float = 1.0
+    held: int = -1                    # the kinematic collider the pointer drags, -1 none
+    grip: tuple = (0.0, 0.0)          # px: its centre's offset from the pointer while held

@@ -23,6 +23,7 @@ from ropework.components.collider import BOX, CAPSULE, CIRCLE, PLANE, POLYGON, C
 from ropework.systems.services.kernels import kernel
 from ropework.systems.services.solver import ConstraintType, constraint_type
 
+ARC = 40              # segments in a full circle's outline (drawn, and picked by the pointer)
 MIN_SWEEP_STEP = 0.5   # px: the swept test's finest step
 MAX_SWEEP = 256   # samples a point's swept path takes at most (a 5,000 px/s throw against a 1 px shape is 166)
 
@@ -184,6 +185,31 @@ def sweep(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart,
                 pos[i, 0] = qx
                 pos[i, 1] = qy
                 break
+
+
+def outline(c: Colliders, i: int, w: float, h: float) -> np.ndarray:
+    """float32[k, 2]: collider i's outline, a closed loop, scene px (a plane: its surface across the scene)."""
+    ca, sa = c.axis[i]
+    rot = np.array([[ca, sa], [-sa, ca]], np.float32)    # row vectors: local @ rot = world offset
+    s = int(c.shape[i])
+    if s == CIRCLE:
+        t = np.linspace(0, 2 * np.pi, ARC, endpoint=False)
+        local = c.radius[i] * np.stack([np.cos(t), np.sin(t)], 1)
+    elif s == CAPSULE:
+        hl, r = c.half[i, 0], c.radius[i]
+        t = np.linspace(-np.pi / 2, np.pi / 2, ARC // 2)
+        right = np.stack([hl + r * np.cos(t), r * np.sin(t)], 1)
+        local = np.concatenate([right, -right])
+    elif s == BOX:
+        hx, hy = c.half[i]
+        local = np.array([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]])
+    elif s == POLYGON:
+        local = c.verts[c.vstart[i]:c.vstart[i + 1]]
+    else:
+        span = 2.0 * (w + h)
+        local = np.array([[-span, 0.0], [span, 0.0]])
+    return (c.centre[i] + np.asarray(local, np.float32) @ rot).astype(np.float32)
+
 
 
 def _arrays(c: Colliders) -> tuple:

@@ -221,3 +221,34 @@ def test_a_collider_wholly_outside_the_scene_is_a_warning(tmp_path, capsys):
                  'at = [0.5, 0.0]\nangle = 180\n')
     level.load(f, size=SIZE)
     assert "wholly outside" in capsys.readouterr().err
+
+
+def test_a_kinematic_collider_is_dragged_by_the_pointer_and_pushes_the_rope(tmp_path):
+    s = scene(tmp_path, """
+[[layer]]
+kind = "ropes"
+radius = 3.0
+[[layer.rope]]
+anchor = 0.5
+points = 40
+[[layer.collider]]
+shape = "box"
+at = [0.3, 0.5]
+size = [60, 60]
+kinematic = true
+""")
+    from ropework.components.collider import Colliders
+    (_, col), = s.find(Colliders)
+    s.step(60)
+    s.pointer_down(240.0, 300.0)                 # on the box, away from the rope (x = 400)
+    for k in range(1, 41):
+        s.pointer_move(240.0 + 8.0 * k, 300.0)   # through the rope
+        s.step()
+    assert col.held == 0 and col.centre[0, 0] == pytest.approx(560.0)
+    pos = rope_pos(s)["pos"]
+    local = np.abs(pos - col.centre[0])
+    assert not ((local[:, 0] < 30.0) & (local[:, 1] < 30.0)).any()     # nothing inside the box
+    assert pos[:, 0].max() > 560.0 + 30.0                                # the rope was pushed ahead of it
+    s.pointer_up(560.0, 300.0)
+    s.step()
+    assert col.held == -1
