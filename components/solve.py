@@ -104,12 +104,13 @@ class Sleep:
 class Extras:
     """A body's solve extras, each None when the body has none."""
 
-    bending: Bending | None = None
-    compliance: Compliance | None = None
-    breaking: Breaking | None = None
-    attachments: Attachments | None = None
-    contact: SelfContact | None = None
-    sleep: Sleep | None = None
+    # each holds arrays, so a dataclass == between two would be ambiguous: compared by their own fields
+    bending: Bending | None = field(default=None, compare=False)
+    compliance: Compliance | None = field(default=None, compare=False)
+    breaking: Breaking | None = field(default=None, compare=False)
+    attachments: Attachments | None = field(default=None, compare=False)
+    contact: SelfContact | None = field(default=None, compare=False)
+    sleep: Sleep | None = field(default=None, compare=False)
 
     @property
     def awake(self) -> bool:

@@ -27,7 +27,7 @@ from numba.extending import intrinsic
 
 from ropework.components import Forces, Points
 from ropework.components.solve import Extras
-from ropework.systems.settle import wake_if_touched
+from ropework.systems.services.settle import wake_if_touched
 from ropework.systems.services import split
 from ropework.systems.services.kernels import kernel, select
 

@@ -13,7 +13,7 @@ are, bit for bit). Two ways through a step:
   1 / passes, the attachments, the contacts and the box clamp. More passes, stiffer, as before.
 - substeps (`Compliance`): integrate has left this body alone; the step is cut into `substeps`
   substeps of h = dt / substeps, each integrating with damping^(1/substeps) and then solving every
-  link once by XPBD (Ten Minute Physics' small steps), then the bends (coefficient 1), the
+  link once by XPBD (Ten Minute Physics' small steps), then the bends (coefficient 1 / substeps), the
   attachments, the contacts, the clamp. A link's stretch then follows its compliance and the
   substep count, not `passes`, which this path does not read.
 
@@ -33,7 +33,7 @@ from ropework.components.solve import Extras
 from ropework.systems.integrate import integrate
 from ropework.systems.relax import clamp, relax_body
 from ropework.systems.services import projections as pj
-from ropework.systems.settle import settle
+from ropework.systems.services.settle import settle
 
 CONTACT_REACH = 1.5   # pairs are gathered once a step out to this many contact gaps (2 radii): room for the step's motion
 PAIRS_PER_POINT = 8   # contact pairs kept per point at most: a pile's neighbours in a plane, with room
@@ -70,7 +70,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
         for _ in range(n):
             integrate(pts.pos, pts.prev, pts.inv_mass, forces.gravity, extra, damping, h)
             pj.xpbd_distance(pts.pos, pts.inv_mass, con.a, con.b, con.rest, ex.compliance.compliance, h)
-            _extras(pts, ex, 1.0, pulls, table)
+            _extras(pts, ex, 1.0 / n, pulls, table)
             if every is not None:
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)

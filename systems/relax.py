@@ -54,7 +54,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Points, Ropes, RopeStyle
 from ropework.components.solve import Extras
-from ropework.systems.settle import wake_if_touched
+from ropework.systems.services.settle import wake_if_touched
 from ropework.systems.services import contact  # noqa: F401  (declares the built-in colliders type)
 from ropework.systems.services import solver, split
 from ropework.systems.services.kernels import copy as _copy, kernel, select as _select

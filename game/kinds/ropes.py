@@ -157,7 +157,7 @@ def check(cfg: dict, level, key_path: str) -> None:
             raise LevelError(level, f"{key_path}.rope[{i}].every",
                              f"expected the last of {r['count']} anchors (anchor + (count - 1) · every) in 0..1, "
                              f"found {last:.6g}")
-    solve_keys.check(cfg, level, key_path, each_rope(cfg, "points") if cfg.get("attach") else None)
+    solve_keys.check(cfg, level, key_path, cfg["rope"])
 
 
 def fitted_counts(cfg: dict, h: float) -> np.ndarray:

@@ -69,31 +69,36 @@ def on(cfg: dict) -> bool:
                                      or r["mass"] != 1.0 or r["tip_mass"] > 0 for r in ropes))
 
 
-def check(cfg: dict, level, key_path: str, counts=None) -> None:
-    """The checks a key's range cannot make: compliance without substeps, an attachment to a rope that does not exist or that cannot be solved. ``counts``:
-    the layer's ropes' point counts (None for a cloth)."""
-    if cfg["compliance"] > 0 and cfg["substeps"] == 0:
-        raise LevelError(level, f"{key_path}.compliance", f"expected substeps ≥ 1 with a compliance, found "
-                         f"compliance {cfg['compliance']:g} and substeps 0")
-    for i, r in enumerate(cfg.get("rope", ())):
-        if r["compliance"] != LAYER and r["compliance"] > 0 and cfg["substeps"] == 0:
-            raise LevelError(level, f"{key_path}.rope[{i}].compliance",
-                             "expected the layer's substeps ≥ 1 with a compliance, found substeps 0")
-    for i, a in enumerate(cfg.get("attach", ())):
+def check(cfg: dict, level, key_path: str, tables=None) -> None:
+    """The checks a key's range cannot make: an attachment to a rope that does not exist, or one
+    that cannot be solved. ``tables``: the layer's rope tables, each with its ``points`` and
+    ``count`` (None for a cloth, which has no ropes). Never expands the tables' counts: a rope
+    index is found through the running totals."""
+    attach = cfg.get("attach") or ()
+    if not attach:
+        return
+    count = np.array([t["count"] for t in tables or ()], np.int64)
+    points = np.array([t["points"] for t in tables or ()], np.int64)
+    ends = np.cumsum(count)                                   # ropes declared up to each table
+    before = np.r_[0, np.cumsum(count * points)[:-1]] if len(count) else count   # points before each table
+    nr = int(ends[-1]) if len(ends) else 0
+
+    def rope(r):                                              # (start, points) of rope r, unfitted
+        t = int(np.searchsorted(ends, r, side="right"))
+        return int(before[t] + (r - (ends[t] - count[t])) * points[t]), int(points[t])
+
+    for i, a in enumerate(attach):
         p = f"{key_path}.attach[{i}]"
-        nr = len(counts) if counts is not None else 0
         for k in ("from", "to"):
             if a[k] >= nr:
                 raise LevelError(level, f"{p}.{k}", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
                                  f"ropes), found {a[k]}")
-        if counts is None:
-            continue
-        start = np.r_[0, np.cumsum(counts)[:-1]]
-        src, seg = attach_points(counts, start, a)
+        (s0, n0), (s1, n1) = rope(a["from"]), rope(a["to"])
+        src, seg = attach_points(np.array([n0, n1]), np.array([s0, s1]), dict(a, **{"from": 0, "to": 1}))
         if src in seg[:2]:
             raise LevelError(level, p, f"expected a point attached to another point, found rope {a['from']}'s "
                              "point attached to itself (a cycle that cannot be solved)")
-        if src in start and ((seg[0] in start and seg[2] == 0.0) or (seg[1] in start and seg[2] == 1.0)):
+        if src == s0 and ((seg[0] == s1 and seg[2] == 0.0) or (seg[1] == s1 and seg[2] == 1.0)):
             raise LevelError(level, p, "expected at least one free end, found a pinned anchor attached to a "
                              "pinned anchor (a cycle that cannot be solved)")
 
@@ -153,7 +158,8 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
         # no rope is laid perfectly straight: a rope that falls on itself in one exact line can only
         # fold along it, its contacts pushing straight back into its links; a sideways wave of
         # CROOK px lets it heap up as a real one does
-        pos[:, 0] += np.float32(CROOK) * np.sin(np.arange(len(pos)) * np.float32(1.7)).astype(np.float32)
+        wave = np.float32(CROOK) * np.sin(np.arange(len(pos)) * np.float32(1.7)).astype(np.float32)
+        pos[:, 0] += np.where(inv_mass > 0, wave, np.float32(0.0))   # pinned points stay on their pins
         points.prev[:] = pos
     if cfg["sleep"]:
         ex.sleep = Sleep(SLEEP_STILL, SLEEP_STEPS)

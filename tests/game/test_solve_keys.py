@@ -25,7 +25,6 @@ ATTACH = "[[layer.attach]]\nfrom = {f}\nfrom_at = {fa}\nto = {t}\nat = {a}\n"
     (dict(layer="compliance = -0.1\nsubsteps = 4\n"), "layer[0].compliance", "0..1000000"),
     (dict(rope="compliance = -2\n"), "layer[0].rope[0].compliance", "0..1000000"),
     (dict(layer="substeps = 65\n"), "layer[0].substeps", "0..64"),
-    (dict(layer="compliance = 0.1\n"), "layer[0].compliance", "substeps ≥ 1"),
     (dict(layer="bend = 1.5\n"), "layer[0].bend", "0..1"),
     (dict(tail=ATTACH.format(f=2, fa=1, t=0, a=0.5)), "layer[0].attach[0].from", "0..1"),
     (dict(tail=ATTACH.format(f=0, fa=1, t=7, a=0.5)), "layer[0].attach[0].to", "0..1"),

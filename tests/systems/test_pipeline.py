@@ -51,7 +51,7 @@ def test_a_built_in_system_module_is_imported_only_by_a_scene_that_runs_it(tmp_p
                        env={**__import__("os").environ, "ARCADE_HEADLESS": "1", "ROPEWORK_NO_PLUGINS": "1"})
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(["ropework.systems.draw_colliders", "ropework.systems.draw_ropes", "ropework.systems.input",
-                                    "ropework.systems.integrate", "ropework.systems.relax", "ropework.systems.settle"])
+                                    "ropework.systems.integrate", "ropework.systems.relax"])
 
 
 def test_opt_in_systems_run_only_where_named():
