@@ -36,5 +36,6 @@ class Colliders:
     kinematic: np.ndarray
     point_radius: np.ndarray
     thin: float = 1.0
+    reach: np.ndarray | None = None   # float64[k]: px from the centre the shape reaches at most (a plane: 1e30)
     held: int = -1                    # the kinematic collider the pointer drags, -1 none
     grip: tuple = (0.0, 0.0)          # px: its centre's offset from the pointer while held

@@ -123,7 +123,8 @@ def build(tables: list, w: float, h: float, point_radius: np.ndarray) -> Collide
               else math.inf for i, c in enumerate(tables)]
     return Colliders(shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k,
                      np.array([c["kinematic"] for c in tables], bool), np.ascontiguousarray(point_radius, np.float32),
-                     thin=float(min(min(widths), 1e4)))
+                     thin=float(min(min(widths), 1e4)),
+                     reach=np.array([min(_reach(c), 1e30) for c in tables], np.float64))
 
 
 def _signed_area(v: np.ndarray) -> float:

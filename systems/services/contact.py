@@ -122,7 +122,7 @@ def distance(c, px, py, shape, centre, axis, half, radius, verts, vstart):
 
 
 @kernel()
-def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step):
+def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach):
     """One pass of contact: each free point out of every collider it is within its radius of,
     with static / kinetic friction on its motion since ``prev`` (module docstring). ``step``: `sweep`'s."""
     for i in range(pos.shape[0]):
@@ -132,6 +132,11 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
         for c in range(shape.shape[0]):
             px = np.float64(pos[i, 0])
             py = np.float64(pos[i, 1])
+            ex = px - centre[c, 0]
+            ey = py - centre[c, 1]
+            far = reach[c] + r
+            if ex * ex + ey * ey > far * far:      # outside the shape's bounding circle: no contact
+                continue
             d, nx, ny = distance(c, px, py, shape, centre, axis, half, radius, verts, vstart)
             pen = r - d
             if pen <= 0.0:
@@ -156,7 +161,7 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
 
 
 @kernel()
-def sweep(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step):
+def sweep(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach):
     """Once a step: a free point that moved further than ``step`` px is walked from prev toward pos
     in steps of at most ``step``; at the first sample inside a collider (within its radius) it stops."""
     for i in range(pos.shape[0]):
@@ -214,7 +219,8 @@ def outline(c: Colliders, i: int, w: float, h: float) -> np.ndarray:
 
 def _arrays(c: Colliders) -> tuple:
     step = np.float64(max(0.5 * c.thin, MIN_SWEEP_STEP))
-    return (c.shape, c.centre, c.axis, c.half, c.radius, c.verts, c.vstart, c.mu_s, c.mu_k, c.point_radius, step)
+    return (c.shape, c.centre, c.axis, c.half, c.radius, c.verts, c.vstart, c.mu_s, c.mu_k, c.point_radius, step,
+            c.reach)
 
 
 COLLIDERS = constraint_type(ConstraintType("colliders", Colliders, push, _arrays, order=100.0, begin=sweep))
