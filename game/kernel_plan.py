@@ -10,70 +10,76 @@ first run splits its compile between two processes (`ropework.scene.start_helper
 
 PLAN = {
     'badge.toml: lanyard rehang pace input grab_card doze breeze integrate drag_card relax spring_card draw_lanyard': {
-        'ropework.systems.integrate._integrated_extra': 0.37,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levelsd': 0.65,
+        'ropework.systems.integrate._integrated_extra': 0.17,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levelsd': 0.34,
     },
-    'cloth.toml: cloth input integrate relax draw_links': {
-        'ropework.systems.integrate._integrate2': 0.38,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levels2': 0.88,
+    'cloth.toml: cloth input integrate relax draw_colliders draw_links': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levels2': 0.37,
     },
     'dotgrid.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel': 1.32,
+        'ropework.systems.repel.repel': 0.64,
     },
     'jelly.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly_travel': 1.46,
-        'ropework.systems.repel.couple': 0.76,
+        'ropework.systems.repel.repel_jelly_travel': 0.77,
+        'ropework.systems.repel.couple': 0.37,
     },
     'landscape.toml: lanyard rehang pace input grab_card doze breeze integrate drag_card relax spring_card draw_lanyard': {
-        'ropework.systems.integrate._integrated': 0.33,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levelsd': 0.65,
+        'ropework.systems.integrate._integrated': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levelsd': 0.34,
     },
     'lanyard.toml: lanyard rehang pace input grab_card doze breeze integrate drag_card relax spring_card draw_lanyard': {
-        'ropework.systems.integrate._integrated': 0.33,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levelsd': 0.65,
+        'ropework.systems.integrate._integrated': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levelsd': 0.34,
     },
     'model.toml: lanyard rehang pace input grab_card doze breeze integrate drag_card relax spring_card draw_lanyard': {
-        'ropework.systems.integrate._integrated': 0.33,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levelsd': 0.65,
+        'ropework.systems.integrate._integrated': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levelsd': 0.34,
     },
     'moeru.toml: dotgrid lanyard rehang pace input grab_card doze ripple breeze integrate drag_card repel relax spring_card draw_dots draw_lanyard': {
-        'ropework.systems.integrate._integrated': 0.33,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levelsd': 0.65,
-        'ropework.systems.repel.repel': 1.32,
+        'ropework.systems.integrate._integrated': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levelsd': 0.34,
+        'ropework.systems.repel.repel': 0.64,
+    },
+    'pegs.toml: cloth ropes input integrate relax draw_colliders draw_links draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
+        'ropework.systems.relax._levels2': 0.37,
     },
     'pixels.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly': 1.94,
+        'ropework.systems.repel.repel_jelly': 0.58,
     },
-    'rope.toml: ropes input integrate relax draw_ropes': {
-        'ropework.systems.integrate._integrate2': 0.38,
-        'ropework.systems.relax._level_order': 0.34,
-        'ropework.systems.relax._levels2': 0.88,
+    'rope.toml: ropes input integrate relax draw_colliders draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levels2': 0.37,
     },
-    'snap.toml: ropes input integrate relax draw_ropes': {
-        'ropework.systems.integrate._integrate2': 0.14,
-        'ropework.systems.relax._level_order': 0.24,
-        'ropework.systems.relax.clamp': 0.13,
+    'snap.toml: ropes input integrate relax draw_colliders draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
         'ropework.systems.relax._levels2': 0.37,
     },
     'streaks.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly_travel': 1.46,
+        'ropework.systems.repel.repel_jelly_travel': 0.77,
     },
     'tendrils.toml: tendrils autopilot orbit input electrify blow integrate relax emit_sparks fly_sparks draw_tendrils': {
-        'ropework.systems.integrate._integrate2_extra': 0.39,
-        'ropework.systems.relax._chains_narrow2': 2.56,
-        'ropework.systems.blow.blow': 0.38,
-        'ropework.systems.fly_sparks.fly': 0.26,
+        'ropework.systems.integrate._integrate2_extra': 0.31,
+        'ropework.systems.relax._chains_narrow2': 0.96,
+        'ropework.systems.blow.blow': 0.15,
+        'ropework.systems.fly_sparks.fly': 0.1,
     },
-    'wire.toml: ropes input integrate relax draw_ropes': {
-        'ropework.systems.integrate._integrate2': 0.22,
-        'ropework.systems.relax._level_order': 0.25,
-        'ropework.systems.relax.clamp': 0.2,
-        'ropework.systems.relax._levels2': 0.44,
+    'wire.toml: ropes input integrate relax draw_colliders draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
+        'ropework.systems.relax._levels2': 0.37,
     },
 }

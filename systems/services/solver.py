@@ -29,6 +29,7 @@ class ConstraintType:
 
 
 TYPES: dict[str, ConstraintType] = {}
+_ordered: list = [None, ()]   # [the TYPES it was sorted from (a copy), the types in pass order]: relax asks every step
 
 
 def constraint_type(t: ConstraintType) -> ConstraintType:
@@ -37,7 +38,9 @@ def constraint_type(t: ConstraintType) -> ConstraintType:
     return t
 
 
-def ordered() -> list[ConstraintType]:
-    """The declared types in pass order."""
-    names = list(TYPES)
-    return sorted(TYPES.values(), key=lambda t: (t.order, names.index(t.name)))
+def ordered() -> tuple:
+    """The declared types in pass order (sorted again only when TYPES changed)."""
+    if _ordered[0] != TYPES:
+        names = list(TYPES)
+        _ordered[:] = [dict(TYPES), tuple(sorted(TYPES.values(), key=lambda t: (t.order, names.index(t.name))))]
+    return _ordered[1]
