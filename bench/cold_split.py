@@ -1,10 +1,10 @@
-"""A first run's compile in one process or two (ropework.scene.start_helper): CPU seconds on the path to the first frame.
+"""A first run's compile in one process or two (ropework.scene.start_compile_child): CPU seconds on the path to the first frame.
 
     .venv/bin/python -m bench.cold_split tendrils rope lanyard --rounds 3
 
 Each run is a new process with an empty kernel cache doing what ``python -m ropework LEVEL
 --record OUT.png --frames 1`` does after parsing its arguments (notice, warm-up, record), the
-two ways taking turns: "serial" warms in this process alone, "split" forks the helper first.
+two ways taking turns: "serial" warms in this process alone, "split" forks the child first.
 On a busy machine wall clock says little about what a second core buys, so each row also gives
 the CPU seconds of the path to the first frame — for "split", the CPU before the fork, plus the
 longer of this process's share (and the imports it does meanwhile) and the child's, plus the
@@ -32,25 +32,25 @@ import json, sys, time
 wall0 = time.perf_counter()
 cpu = time.process_time
 from ropework.level import load, resolve
-from ropework.scene import compile_notice, start_helper, warm
+from ropework.scene import compile_notice, start_compile_child, warm
 lv = load(resolve(sys.argv[1]))
 notice = compile_notice(lv)
-helper = start_helper(lv) if sys.argv[2] == "split" else None
+child = start_compile_child(lv) if sys.argv[2] == "split" else None
 at = {"fork": cpu()}
 def meanwhile():
     import ropework.render
     at["wait"] = cpu()
-real_wait = helper.wait if helper else None
-warm(lv, helper, meanwhile=meanwhile)
+real_wait = child.wait if child else None
+warm(lv, child, meanwhile=meanwhile)
 at["warm"] = cpu()
 import ropework.render
 from ropework.record import record
 record(lv.path, sys.argv[3], 1)
 at["frame"] = cpu()
-out = {"at": at, "wall": time.perf_counter() - wall0, "cpu": at["frame"], "child": helper.cpu_s if helper else 0.0,
+out = {"at": at, "wall": time.perf_counter() - wall0, "cpu": at["frame"], "child": child.cpu_s if child else 0.0,
        "notice": notice}
-if helper:
-    out["path"] = at["fork"] + max(at["wait"] - at["fork"], helper.cpu_s) + (at["frame"] - at["wait"])
+if child:
+    out["path"] = at["fork"] + max(at["wait"] - at["fork"], child.cpu_s) + (at["frame"] - at["wait"])
 else:
     out["path"] = at["frame"]
 print("RESULT", json.dumps(out))

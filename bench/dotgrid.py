@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.dotgrid            # from the repository root (about half a minute)
     .venv/bin/python -m bench.dotgrid --quick    # fewer repeats
-    .venv/bin/python -m bench.dotgrid --features # issue 17's keys: jelly, look, presets, an idle (asleep) grid
+    .venv/bin/python -m bench.dotgrid --features # the dot-grid keys: jelly, look, presets, an idle (asleep) grid
     .venv/bin/python -m bench.dotgrid --compare ../main/systems/draw_dots.py
         # another draw_dots.py against this one: the 100k grid's frames drawn by each, interleaved in one
         # process (ms and CPU ms per draw, their ratio), and the largest pixel difference at the shipped levels
@@ -133,7 +133,7 @@ def spread(ms: list[float], digits: int = 3) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
-    ap.add_argument("--features", action="store_true", help="issue 17's keys instead of the seed's sizes")
+    ap.add_argument("--features", action="store_true", help="the dot-grid keys instead of the seed's sizes")
     ap.add_argument("--compare", metavar="DRAW_DOTS_PY", type=Path,
                     help="time and diff another systems/draw_dots.py (e.g. main's) against this tree's")
     args = ap.parse_args(argv)

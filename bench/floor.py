@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.floor               # about 10 s
     .venv/bin/python -m bench.floor --rounds 31
 
-Issue 15's goal 4 asks W5 (25,000 ropes × 40 points, 8 passes: 7.8 million repairs and a
+The target asks W5 (25,000 ropes × 40 points, 8 passes: 7.8 million repairs and a
 million integrated points a step) for ≤ 8 ms on two cores. WORKLOADS.md measured the floor of
 that work on the machine the goal was set on (7.2 ms one core, 3.8 ms two, from 0.93 / 0.49 ns
 a repair). This measures the same floor here: the repair (one square root, one division) in

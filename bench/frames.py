@@ -80,7 +80,7 @@ import numpy as np  # noqa: E402
 from bench import levels as gen  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SIZE = (1280, 720)             # px: the frame issue 7 sets the targets at
+SIZE = (1280, 720)             # px: the frame the targets are set at
 SCRIPT_SIZE = (480, 270)       # px: the scene size the gallery scripts are written for (docs/scripts/gallery.sh)
 SCRIPT_LOOP = 120              # frames: a gallery script is replayed every this many frames (its recording length)
 TARGET_FPS = {"rope.toml": 60, "tendrils.toml": 60, "dotgrid.toml": 60, "lanyard.toml": 30, "100k": 30, "1m": 15}
@@ -88,7 +88,7 @@ BIG_SCENES = (   # (--only name, what the log calls it, its level text, its key 
     ("100k", "100,000-point rope scene", lambda: gen.rope_level(gen.BIG_ROPES, gen.BIG_POINTS), "big"),
     ("1m", "1,000,000-point rope scene", lambda: gen.curtain_level(gen.MILLION_ROPES, gen.BIG_POINTS), "million"),
 )
-MAX_BYTES_PER_POINT = 100      # issue 7: state and GPU buffers per simulated point
+MAX_BYTES_PER_POINT = 100      # target: state and GPU buffers per simulated point
 BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"   # the doc's generated section for this tool
 MEMORY_FRAMES = 90             # frames the memory probe plays: past tests/drive.py's first press ...
 PRESS_FRAME = 60               # ... which is at this frame (the input system builds its hit index then)
@@ -196,17 +196,17 @@ def play(scene, off, ctx, drive, warmup: int, frames: int, name: str, before_ste
 
 
 def call_label(frame) -> str:
-    """Who made a draw call: the render system's function, and the gfx helper if one made it."""
-    helper, where = "", "?"
+    """Who made a draw call: the render system's function, and the gfx class if one made it."""
+    via, where = "", "?"
     while frame is not None:
         path = Path(frame.f_code.co_filename)
-        if path.name == "gfx.py" and not helper and "self" in frame.f_locals:
-            helper = f" ({type(frame.f_locals['self']).__name__})"
+        if path.name == "gfx.py" and not via and "self" in frame.f_locals:
+            via = f" ({type(frame.f_locals['self']).__name__})"
         if path.parent.name == "systems":
             where = f"{path.stem}.{frame.f_code.co_name}"
             break
         frame = frame.f_back
-    return where + helper
+    return where + via
 
 
 def call_profile(scene, off, ctx, drive, start: int, frames: int) -> dict:
@@ -382,7 +382,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene.close()
         log(f"{big}: {fr.fps:.1f} fps, step {fr.step_ms:.2f} ms, draw {fr.draw_ms:.2f} ms, calls {sorted(set(fr.calls))}")
 
-    # 2b. the 100,000-dot grid with issue 17's look (swell, glow, streaks), dotgrid.toml's gallery script
+    # 2b. the 100,000-dot grid with the look keys (swell, glow, streaks), dotgrid.toml's gallery script
     if not args.only or "dots100k" in args.only:
         log("100,000-dot look grid …")
         gap = gen.gap_for(gen.BIG_DOTS, SIZE)
@@ -404,7 +404,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene = Scene.load(gen.write(tmp / f"ropes{n}.toml", gen.rope_level(n, 20, ends=True)), size=SIZE)
             sc[f"{n:,} ropes"] = (scene.point_count, draw_calls(scene, off, ctx, driver(scene, None)))
             scene.close()
-        for label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
+        for _label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
             scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
             from ropework.components.dots import DotGrid
             n = sum(g.n for _, g in scene.find(DotGrid))
@@ -501,7 +501,7 @@ def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
                 win.flip()
             return times[n // 2:]
         closed, idle = [], []
-        for block in range(2):
+        for _block in range(2):
             closed += timed(frames)
             ctl.toggle_studio()
             idle += timed(frames)
@@ -607,7 +607,7 @@ def probe_memory() -> dict:
 
 
 # ── the real window ──────────────────────────────────────────────────────────
-WINDOW_SECONDS = 10.0     # s of scripted play timed per scene in the real window (issue 15: a median over 10 s)
+WINDOW_SECONDS = 10.0     # s of scripted play timed per scene in the real window (a median over 10 s)
 WINDOW_WARMUP = 3.0       # s played first, untimed: kernels load, shaders compile, the toys get going
 WINDOW_SCREEN = (1280, 800)   # px: the Xvfb screen the window opens on (the window is SIZE)
 WINDOW_BEGIN, WINDOW_END = "<!-- window:begin -->", "<!-- window:end -->"   # the doc's section for --window

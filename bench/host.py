@@ -2,9 +2,9 @@
 
     .venv/bin/python -m bench.host          # prints the yardstick, ms (median of 9)
 
-The same code measured 2.2-2.3x more CPU a real-window frame on 2026-12-02 than on
-2026-12-05 (docs/performance.md, "Session 9"): the machine's speed moves between days by
-more than most changes gain. Every benchmark header now carries this figure beside the
+The same code measured 2.2-2.3x more CPU a real-window frame on one day than on another
+(docs/performance.md, "The machine moves"): the machine's speed moves between days by
+more than most changes gain. Every benchmark header carries this figure beside the
 machine's name, so a table can be scaled to another day's before it is compared. The
 workload touches what a frame spends on: Python bytecode (a loop of arithmetic and calls),
 numpy over a few MB (memory traffic) and float32 arithmetic; it allocates nothing in its
@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 ROUNDS = 9          # timed repeats; the median is reported (the machine is noisy)
-PY_LOOP = 200_000   # iterations of the bytecode part: ~15 ms on session 9's machine
+PY_LOOP = 200_000   # iterations of the bytecode part: ~15 ms on the host of docs/performance.md's tables
 NP_SIZE = 1 << 20   # float32 values in the numpy part: 4 MB a buffer, past the L2 of this kind of CPU
 NP_REPEAT = 20      # passes of the numpy part over its buffers
 

@@ -112,7 +112,7 @@ def table(level: str, rep: dict, top: int) -> str:
     ours = [r for r in rows if r["name"].startswith("ropework.")]
     theirs = [r for r in rows if not r["name"].startswith("ropework.")]
     out = [f"{level}: process CPU {rep['cpu']:.2f} s; numba set-up first {rep['setup']:.2f} s; in dispatchers {sum(r['excl'] for r in rows):.2f} s "
-           f"({len(ours)} ropework kernels, {len(theirs)} numba/numpy helpers"
+           f"({len(ours)} ropework kernels, {len(theirs)} numba/numpy internals"
            f" {sum(r['excl'] for r in theirs):.2f} s; loaded from cache {sum(r['loaded'] for r in rows)})"]
     for r in ours[:top]:
         out.append(f"  {r['excl']:6.3f} {'L' if r['loaded'] else ' '}{'*' if r['first'] else ' '} "

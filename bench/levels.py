@@ -21,7 +21,7 @@ BIG_WIDTH = 1.2                    # px strokes: the anchors are 0.5 px apart, w
 ROPE_COLOURS = ("#ff6600", "#00d4ff", "#c5ff3b")   # the seed's three, in turn
 ROPE_COUNTS = (3, 300, 2_500)      # rope counts whose draw calls are compared
 BIG_DOTS = 100_000                 # dots in the dense grid
-DOT_LOOK = "swell = 0.6\nglow = 0.5\nstretch = 0.05\n"   # issue 17's look keys for it: swell, glow, streaks
+DOT_LOOK = "swell = 0.6\nglow = 0.5\nstretch = 0.05\n"   # the look keys for it: swell, glow, streaks
 BIG_SPARKS = 100_000               # slots in the big spark pool
 
 

@@ -41,9 +41,9 @@ from bench.workloads import STIFFNESS_STEPS, WORKLOADS, stretch  # noqa: E402
 from ropework.systems.services import split  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_MS = {"W1": 0.5, "W2": 0.5, "W3": 0.5, "W4": 4.0, "W5": 8.0}   # issue 7's per-step targets (W5: issue 15's, two cores), ms
+TARGET_MS = {"W1": 0.5, "W2": 0.5, "W3": 0.5, "W4": 4.0, "W5": 8.0}   # per-step targets (W5: on two cores), ms
 SEED_STRETCH = {"W1": 3.8, "W2": 29.0, "W3": 14.3, "W4": 14.3, "W5": 14.3}  # WORKLOADS.md: sequential order, max % of L (W5's ropes are W4's)
-STIFF_TOLERANCE = 1.1     # issue 7: max stretch may be at most this × the sequential order's
+STIFF_TOLERANCE = 1.1     # target: max stretch may be at most this × the sequential order's
 PEER_MS = {               # WORKLOADS.md, same kind of machine, for reference: Node, pymunk, pure Python
     "W1": (0.011, 0.016, 0.196), "W2": (0.034, 0.057, 0.544),
     "W3": (1.13, 2.34, 17.3), "W4": (12.5, 26.6, 185.0),

@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.startup --runs 1 --cold 0 --levels --wheel --ab /work/main/.venv/bin/python
     .venv/bin/python -m bench.startup --runs 1 --cold 0 --levels --only tendrils,rope --rounds 5 --ab OTHER/.venv/bin/python
 
-Times the command issue 7 names, `python -m ropework levels/rope.toml --record OUT.png
+Times the command the start-up target names, `python -m ropework levels/rope.toml --record OUT.png
 --frames 1`, as a subprocess: wall clock from just before it is started until it has
 exited (the PNG written). The median of several **warm** runs is the figure: numba's
 compiled kernels and Python's bytecode are cached, as on any launch after the first.
@@ -19,7 +19,7 @@ set to a new empty folder: a fresh install's very first launch, minus the OS fil
 cache, which is not dropped). Bytecode is written to a private folder in every run
 (PYTHONPYCACHEPREFIX), so the repository is not touched.
 
-``--levels`` adds the cold table issue 15 asks for: every shipped level's first run with an
+``--levels`` adds the cold table: every shipped level's first run with an
 empty kernel cache (ROPEWORK_CACHE_DIR a new empty folder), from this checkout and, with
 ``--wheel``, from a wheel of it installed into a fresh venv (its dependencies taken from this
 checkout's .venv through a .pth line, so only ropework itself is the wheel's), and with ``--ab
@@ -53,7 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVEL = "levels/rope.toml"
-TARGET_S = 2.0          # issue 7: first frame at most this long after the command starts
+TARGET_S = 2.0          # target: first frame at most this long after the command starts
 BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
 
 # The instrumented run: the same calls ropework.record.record makes for --frames 1, in order, timed.

@@ -7,7 +7,7 @@ Each scene is loaded headless at 1280×720, played `--steps` steps with tests/dr
 (the shipped levels: their gallery script), then drawn into one off-screen framebuffer
 again and again with `gfx.STROKES` forced to "gpu" and to "cpu" in turn (A, B, A, B …, so
 both see the same load): the figure is the median of each path's whole draw + `ctx.finish()`,
-wall and this process's CPU time (every thread: the painter's helper thread and llvmpipe's
+wall and this process's CPU time (every thread: the painter's pool thread and llvmpipe's
 too). The pictures are read back once per path; the table gives the largest per-channel
 difference and the share of pixels that differ at all and by more than 8/255. The sample
 count of the scene's largest Strokes body and what `gfx.cpu_paints` chooses for it are

@@ -1,4 +1,4 @@
-"""Toy workloads: ms per step of the toys at the sizes issue 7 names, each busy.
+"""Toy workloads: ms per step of the toys at their target sizes, each busy.
 
     .venv/bin/python -m bench.toys [--write docs/performance.md]
 

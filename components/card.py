@@ -139,7 +139,7 @@ class CardLook:
 
 @dataclass
 class CardFlip:
-    """Click to flip (issue 17): a short press on the card turns it over.
+    """Click to flip: a short press on the card turns it over.
 
     A press that lasts at most `max_steps` engine steps and travels at most `max_travel`
     px flips the card: `flipped` toggles, the release spring's rot-Y target becomes π
@@ -165,7 +165,7 @@ class CardFlip:
 
 @dataclass
 class Breeze:
-    """A gentle, ever-changing wind on the strap and the card (issue 17); none under reduced motion.
+    """A gentle, ever-changing wind on the strap and the card; none under reduced motion.
 
     strength: units/s² — the wind's typical push on the strap's free end (it grows from
     nothing at the anchor); the wind is a sum of three slow sines in x and z at
@@ -179,7 +179,7 @@ class Breeze:
 
 @dataclass
 class CardFinish:
-    """The card's material beyond the seed's glossy laminate (issue 17).
+    """The card's material beyond the seed's glossy laminate.
 
     finish: "glossy" (the seed), "matte", "metallic" or "holographic" (a view-dependent
     rainbow foil over the glossy card). strap_image: a PNG (absolute, checked) repeated
@@ -196,7 +196,7 @@ class CardFinish:
 
 @dataclass
 class StrapSleep:
-    """Sleep when calm (issue 17, the `sleep` key): a still lanyard stops stepping.
+    """Sleep when calm (the `sleep` key): a still lanyard stops stepping.
 
     After `calm_steps` strap steps in a row with every point moving less than `still`
     units per step and the card turning slower than `still_spin` rad/s, unheld and with

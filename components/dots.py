@@ -158,7 +158,7 @@ class TravellingRings:
 
 @dataclass
 class DotLook:
-    """How each dot is drawn beyond its size and colour (issue 17; the defaults draw the seed's dots).
+    """How each dot is drawn beyond its size and colour (the defaults draw the seed's dots).
 
     swell: a fully lit dot is (1 + swell) times its size; stretch: s — a moving dot is
     drawn as a streak `stretch` seconds of its motion long; glow: 0..1 — halo opacity

@@ -286,7 +286,7 @@ def _main(argv: list[str]) -> int:
         if args.record:
             from ropework.record import record
             from ropework import script
-            from ropework.scene import compile_notice, start_helper, warm
+            from ropework.scene import compile_notice, start_compile_child, warm
             lv = level_mod.load(path, args.size)
             if args.input:
                 script.parse(args.input)          # a bad script is refused before anything compiles
@@ -295,7 +295,7 @@ def _main(argv: list[str]) -> int:
                 print(notice, file=sys.stderr, flush=True)
                 _resume_collector()
                 # a child compiles part of the kernels on the other core; the first frame's imports meanwhile
-                warm(lv, start_helper(lv), meanwhile=_import_render)
+                warm(lv, start_compile_child(lv), meanwhile=_import_render)
             _import_render()          # arcade and pyglet: what record() imports first (still paused, when warm)
             _resume_collector()
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
@@ -308,26 +308,26 @@ def _main(argv: list[str]) -> int:
             print(f"ropework: no display to open a window on; record instead: "
                   f"{prog()} {args.level or 'rope'} --record out.gif --frames 120", file=sys.stderr)
             return EXIT_BAD_INPUT
-        from ropework.scene import Scene, compile_notice, start_helper, warm
+        from ropework.scene import Scene, compile_notice, start_compile_child, warm
         from ropework.window import play
         notice = compile_notice(lv)
-        helper = None
+        child = None
         if notice:
             print(notice, file=sys.stderr, flush=True)
-            helper = start_helper(lv)     # before the window: a fork copies no thread of a GL driver
+            child = start_compile_child(lv)     # before the window: a fork copies no thread of a GL driver
 
         def build() -> Scene:
             if notice:
                 _resume_collector()
-                warm(lv, helper)          # the window says so meanwhile
+                warm(lv, child)          # the window says so meanwhile
             scene = Scene(lv, args.size, args.seed, args.reduced_motion)
             _resume_collector()
             return scene
         try:
             play(build, args.size, lv.title, args.reduced_motion, notice)
         finally:
-            if helper is not None:
-                helper.stop()             # reaped (killed, if the window never got as far as building)
+            if child is not None:
+                child.stop()             # reaped (killed, if the window never got as far as building)
         # The process ends now. Its last garbage collection walked every numba dispatcher and GL
         # object once more: 0.6–2 s after the window had gone (1.2 s → 0.09 s for moeru). Frozen
         # objects are left to the exit, which frees the memory anyway; atexit handlers still run.

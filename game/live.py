@@ -2,7 +2,7 @@
 
 A key declared ``Key(..., live=into(Constraints, "passes"))`` reaches the running
 body on the next step when the studio (E) changes it; a key with no ``live``
-rebuilds its layer. The helpers here build the common appliers; each is called
+rebuilds its layer. The functions here build the common appliers; each is called
 ``live(body, cfg, name)`` with ``body.get(ComponentClass)`` → the layer's
 component (or None), ``body.frame`` → the scene's `Frame`, and ``cfg`` the
 layer's new validated table (every default filled in).

@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import math
 from contextlib import contextmanager
+from typing import TypeVar
 
 import esper
 import numpy as np
@@ -28,6 +29,7 @@ from ropework.systems import pipeline
 from ropework.systems.pipeline import RENDER
 
 _names = itertools.count(1)
+C = TypeVar("C")    # a component class, as `Scene.find` returns its instances
 MAX_SIZE = 16384.0   # px a side at most (GL's usual texture limit): a resize to inf or 1e30 is cut to this
 
 BACKGROUND = {"light": (0.957, 0.957, 0.945, 1.0), "dark": (0.067, 0.067, 0.075, 1.0)}
@@ -84,7 +86,7 @@ def _cold(level: Level) -> tuple[list[str], dict[str, float] | None]:
         named = list(plan)
     need = mods if named is None else {n.rsplit(".", 1)[0] for n in named}
     for spec, _ in frame(level):    # only the modules of the kernels it names, when it is known
-        if spec.module in need:     # (a first run forks its helper before the draw systems import arcade)
+        if spec.module in need:     # (a first run forks its compile child before the draw systems import arcade)
             spec.processor_class()
     return kernels.cold(key, mods, plan), plan
 
@@ -105,13 +107,13 @@ def compile_notice(level: Level) -> str | None:
             f"{level.title} ({when}; a few seconds)...")
 
 
-def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
+def warm(level: Level, child: CompileChild | None = None, meanwhile=None) -> None:
     """Compile the kernels ``level``'s scene uses, in a throwaway scene of its own world: a few
     steps with a press, as a player's first moments, and the draw-time kernels of any system
     class that offers ``warm_kernels(width, height)`` (nothing is drawn here, so they would
     otherwise compile in the first frame). The real scene is untouched.
 
-    With a `Helper` (`start_helper`) compiling its share of them in a child process, this
+    With a `CompileChild` (`start_compile_child`) compiling its share of them in a child process, this
     process compiles the others, then runs ``meanwhile`` (the imports the first frame needs
     next), waits for the child, and warms once more with every system: what the child
     compiled loads from the cache, and whatever it did not (it failed, or was killed)
@@ -122,21 +124,21 @@ def warm(level: Level, helper: Helper | None = None, meanwhile=None) -> None:
     import sys
     from ropework.systems.services import kernels
     since = kernels.mark()
-    if helper is not None:
+    if child is not None:
         try:
             try:
-                with kernels.unsaved(helper.child_kernels):      # the child's to save
-                    _warm_scene(level, skip=helper.child_systems)
+                with kernels.unsaved(child.child_kernels):      # the child's to save
+                    _warm_scene(level, skip=child.child_systems)
             except Exception:      # the full warm below compiles what is missing, and says a real error the normal way
                 pass
             if meanwhile is not None:
                 meanwhile()
         except BaseException:      # Ctrl-C, or the imports failed: the child goes too
-            helper.stop()
+            child.stop()
             raise
-        helper.wait()
-        if helper.failure and os.environ.get(DEBUG_COMPILE):
-            print(f"ropework: the compile helper failed ({helper.failure}); compiling its kernels here",
+        child.wait()
+        if child.failure and os.environ.get(DEBUG_COMPILE):
+            print(f"ropework: the compile child failed ({child.failure}); compiling its kernels here",
                   file=sys.stderr)
     _warm_scene(level)
     key, mods = _kernel_key(level)
@@ -176,20 +178,20 @@ def kernels_called(level: Level, skip=frozenset()) -> list[str]:
 
 FAILURE_CHARS = 400    # characters of a child's error it sends back: one line, and one write a pipe keeps whole
 DEBUG_COMPILE = "ROPEWORK_DEBUG_COMPILE"   # set (non-empty), a child's failure is said on stderr; else a run is quiet
-HELPER_BASE_S = 30.0   # s a child may take beyond its share's compile (its scene's steps, a busy machine) before it is killed
-HELPER_SLACK = 10.0    # times its share's planned compile CPU seconds a child may take on top: the plan's machine was idle
+CHILD_BASE_S = 30.0   # s a child may take beyond its share's compile (its scene's steps, a busy machine) before it is killed
+CHILD_SLACK = 10.0    # times its share's planned compile CPU seconds a child may take on top: the plan's machine was idle
                        # and may be faster. A child killed early costs only time: this process compiles its share then.
 
 
-class Helper:
+class CompileChild:
     """A child process (os.fork) compiling part of a first run's kernels into the kernel cache
     while this process compiles the rest: the machine's second core, for the one start where
-    kernels compile. Made by `start_helper`; `warm` waits for it."""
+    kernels compile. Made by `start_compile_child`; `warm` waits for it."""
 
     def __init__(self, pid: int, done_fd: int, child_systems: frozenset, child_kernels: frozenset,
-                 timeout: float = HELPER_BASE_S):
+                 timeout: float = CHILD_BASE_S):
         self.pid, self._done = pid, done_fd
-        self.timeout = timeout                  # s `wait` gives the child before killing it (`start_helper`: from the plan)
+        self.timeout = timeout                  # s `wait` gives the child before killing it (`start_compile_child`: from the plan)
         self.child_systems = child_systems      # the systems whose kernels the child compiles (this process skips them)
         self.child_kernels = child_kernels      # the kernels only the child saves
         self.status: int | None = None          # the child's exit status once reaped (0: done; None: the system reaped it)
@@ -293,8 +295,8 @@ def _no_gl_yet() -> bool:
     return gl is None or getattr(gl, "current_context", None) is None
 
 
-def start_helper(level: Level) -> Helper | None:
-    """Fork a `Helper` compiling its share of ``level``'s cold kernels (`_share`), or None where
+def start_compile_child(level: Level) -> CompileChild | None:
+    """Fork a `CompileChild` compiling its share of ``level``'s cold kernels (`_share`), or None where
     it would not pay or is not safe: one share only, no kernel cache, no fork (not Linux), or a
     GL context made already (`_no_gl_yet`). Call it before any window exists; pass it to `warm`.
 
@@ -333,7 +335,7 @@ def start_helper(level: Level) -> Helper | None:
         finally:
             os._exit(code)
     os.close(done_w)
-    return Helper(pid, done_r, child_systems, child_kernels, timeout=HELPER_BASE_S + HELPER_SLACK * seconds)
+    return CompileChild(pid, done_r, child_systems, child_kernels, timeout=CHILD_BASE_S + CHILD_SLACK * seconds)
 
 
 def _numba_setup() -> None:
@@ -502,7 +504,7 @@ class Scene:
         with self.active():
             return esper.component_for_entity(ent, cls)
 
-    def find(self, cls) -> list[tuple[int, object]]:
+    def find(self, cls: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) of a type, in entity order."""
         with self.active():
             return sorted(esper.get_component(cls), key=lambda ec: ec[0])
@@ -512,7 +514,8 @@ class Scene:
         out: dict = {}
         with self.active():
             for ent in sorted(esper.get_entities()):
-                comps = {}
+                comps: dict[str, dict[str, np.ndarray]] = {}
+                comp: object
                 for comp in esper.components_for_entity(ent):
                     if dataclasses.is_dataclass(comp):
                         arrs = {f.name: np.array(getattr(comp, f.name)) for f in dataclasses.fields(comp)

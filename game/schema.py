@@ -54,7 +54,7 @@ class Key:
     """One key. type: "int", "float", "bool", "str", "colour", "choice", "names" (array of short
     strings), "pair" ([x, y], each number in lo..hi) or "pairs" (an array of 1..max_len pairs).
 
-    live: how a running layer takes a new value in place (the studio's edits, issue 16):
+    live: how a running layer takes a new value in place (the studio's edits):
     ``live(body, cfg, name)`` writes ``cfg[name]`` (cfg: the layer's new validated table)
     into the body's components, found with ``body.get(ComponentClass)``; the change shows
     on the next step with nothing reset. None: the key shapes the layout, counts or
@@ -92,11 +92,13 @@ class Key:
     def check(self, v: Any, err) -> Any:
         t = self.type
         ok = False
+        lo = -math.inf if self.lo is None else self.lo      # a number key without a bound has none
+        hi = math.inf if self.hi is None else self.hi
         if t == "int":
-            ok = isinstance(v, int) and not isinstance(v, bool) and self.lo <= v <= self.hi
+            ok = isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
         elif t == "float":
             ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                  and self.lo <= v <= self.hi)
+                  and lo <= v <= hi)
             v = float(v) if ok else v
         elif t == "bool":
             ok = isinstance(v, bool)

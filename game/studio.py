@@ -517,7 +517,7 @@ class Studio:
         index = {c["name"]: i for i, c in enumerate(self.level.layers)}
         out = []
         with self.scene.active():
-            for ent, (rail, lay, pins) in esper.get_components(Rail, Layer, Pins):
+            for _ent, (rail, lay, pins) in esper.get_components(Rail, Layer, Pins):
                 if lay.name in index:
                     out.append((lay.z, index[lay.name], rail.y, pins.anchor[:, 0].astype(float)))
         return [(i, y, xs) for _, i, y, xs in sorted(out, key=lambda r: -r[0])]

@@ -84,7 +84,7 @@ class Overlay:
     def update(self, ctl: Controller, width: int, height: int) -> None:
         """Show what the controller says. Nothing is looked at again while that is what is shown: with F on,
         comparing the help's forty-odd texts and their visibility every frame was a third of the overlay's
-        main-thread time (issue 15)."""
+        main-thread time."""
         said = (width, height, ctl.help_heading() if ctl.show_help else None, ctl.stats if ctl.show_stats else "",
                 ctl.banner, ctl.status, ctl.error)
         if said == self._said:
@@ -125,7 +125,7 @@ class Overlay:
 
     def draw(self) -> None:
         """Panels and text, one batch. (Drawn one by one, arcade's rectangles were ~0.28 ms of the main
-        thread each a frame on llvmpipe, the stats' and the status line's with F on; issue 15.)"""
+        thread each a frame on llvmpipe, the stats' and the status line's with F on.)"""
         self.batch.draw()
 
     def _place_panels(self) -> None:
@@ -170,7 +170,7 @@ def clear_colour(ctx, colour) -> None:
     lanyard's 3D layer has a framebuffer and depth texture of its own), and arcade's clear also clears
     depth, which the window's packed 24-bit depth and 8-bit stencil buffer makes a masked write of
     every pixel: on llvmpipe at 1280×720 a colour and depth clear costs 2.9-4.8 ms of CPU, colour
-    alone 0.8-1.3 (issue 15)."""
+    alone 0.8-1.3."""
     from pyglet import gl
     screen = ctx.screen
     screen.use()
@@ -191,7 +191,7 @@ class PlayWindow(arcade.Window):
         # anti-aliases its own edges (coverage in the shaders, the lanyard's 2×2 supersampled
         # layer), as the off-screen --record path always did. On llvmpipe the 4 samples a pixel
         # and their resolve at every swap cost more than the scene: 43 → 8 ms of CPU a frame for
-        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab, issue 15).
+        # the rope level, 66 → 36 ms for tendrils (bench.frames --window --ab).
         super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True, antialiasing=False)
         self.overlay = Overlay()
         # Frames on a fixed grid of FRAME_PERIOD. Arcade's pyglet interval re-arms from the time

@@ -1,4 +1,4 @@
-"""Breeze: a gentle, ever-changing wind on the lanyard's strap and card (issue 17).
+"""Breeze: a gentle, ever-changing wind on the lanyard's strap and card.
 
 Reads: Breeze, Points, Frame.t/reduced_motion. Writes: Forces.extra, Card.spin.
 

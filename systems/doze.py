@@ -1,4 +1,4 @@
-"""Doze: freeze a calm lanyard until the hand takes its card again (issue 17, the `sleep` key).
+"""Doze: freeze a calm lanyard until the hand takes its card again (the `sleep` key).
 
 Reads: Points, CardGrab, Card.spin, Cadence, Breeze, StrapSleep. Writes: StrapSleep,
 Points.prev/inv_mass, Card.spin, Cadence.active.

@@ -15,7 +15,7 @@ Theme: on the light theme a dot's colour — somewhere on the segment from
 the same place on the segment from `DotStyle.light_base` to `.light_active`
 (the state keeps the seed's colours; only what is drawn changes), so the
 light-grey dots of a dark page are dark ones on a light page.
-The look keys (issue 17, `DotLook`) switch to a second program, so the seed's
+The look keys (`DotLook`) switch to a second program, so the seed's
 dots keep the first one's pixels: a dot's lit level is how far its colour has
 gone from base to active (projected on that line), and it swells by
 1 + swell·lit; with `stretch` it is a capsule (or a box) along its velocity,
@@ -28,7 +28,7 @@ Each quad holds only the pixels its dot can change: the disc to 0.5 px past
 its edge and the halo down to alpha INVISIBLE (half an 8-bit level, which
 rounds back to the pixel below); fainter fragments are discarded. On llvmpipe
 a dense grid's cost is its fragments plus a fixed ~0.9 µs per dot for the
-quad's vertices and triangles (docs/performance.md, "Issue 17's keys").
+quad's vertices and triangles (docs/performance.md, "Dense dot grids are splatted on the CPU").
 
 A dense grid is painted on the CPU instead (`Splat`, when `splat_pays`): a numba kernel
 evaluates the look program's formulas at every pixel centre a dot can reach, in dot order,
@@ -309,7 +309,7 @@ def cache_pays(n: int, diameter: float, viewport) -> bool:
     return pixels <= MAX_CACHE_PIXELS and n * (diameter + 2.0) ** 2 > pixels
 
 
-# What the splat saves per dot and costs per covered pixel, measured 2026-12-01 on llvmpipe (2 cores; CPU ms per
+# What the splat saves per dot and costs per covered pixel, measured on llvmpipe (2 cores; CPU ms per
 # draw into 1280×720, both paths alternating, the pointer sweeping, 1-minute load 5-7). The GPU spends ~0.9 µs on
 # each dot's quad before any pixel, which the splat does not; its fragments cost about what the splat's pixels
 # do, so what else is saved grows with a dot's side, not its area. Saved per dot: ~1.4 µs (seed program) and
@@ -534,8 +534,8 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
             lanes = (i1 - i0 + LANES) // LANES * LANES    # whole vectors: lanes past the run are computed
             if square:                                    # and never blended
                 for c in range(0, lanes, LANES):
-                    for l in range(LANES):
-                        rx = rx0 + F4(c + l) * fdx
+                    for ln in range(LANES):
+                        rx = rx0 + F4(c + ln) * fdx
                         lx = rx * ax + ry * ay        # the pixel centre in the quad's frame: v_local
                         ly = ry * ax - rx * ay
                         qx = abs(lx) - (r + half)
@@ -545,11 +545,11 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         cover = min(max(half_px - d, zero), one)
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha      # glow 0: no halo
-                        run[c + l] = a if a >= invisible else zero  # discarded
+                        run[c + ln] = a if a >= invisible else zero  # discarded
             else:
                 for c in range(0, lanes, LANES):
-                    for l in range(LANES):
-                        rx = rx0 + F4(c + l) * fdx
+                    for ln in range(LANES):
+                        rx = rx0 + F4(c + ln) * fdx
                         lx = rx * ax + ry * ay
                         ly = ry * ax - rx * ay
                         e = max(abs(lx) - half, zero)
@@ -557,11 +557,11 @@ def _splat_band(image, pixels, eight, dots, box, order, first, last, row0, row1,
                         cover = min(max(half_px - d, zero), one)
                         hh = one - min(max(d * inv_reach, zero), one)
                         a = max(cover, glow * hh * hh) * alpha
-                        run[c + l] = a if a >= invisible else zero
+                        run[c + ln] = a if a >= invisible else zero
             out = rows[j - row0]
-            for l in range(i1 - i0 + 1):            # "under": what shows through the dots above
-                i = i0 + l
-                w = run[l] * (one - out[i, 3])
+            for u in range(i1 - i0 + 1):            # "under": what shows through the dots above
+                i = i0 + u
+                w = run[u] * (one - out[i, 3])
                 out[i, 0] += red * w
                 out[i, 1] += green * w
                 out[i, 2] += blue * w

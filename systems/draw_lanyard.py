@@ -38,7 +38,7 @@ key and ≈ 95 % toward it (it was 97–99.7 %, clipped, and read flat).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
 
-Finishes (issue 17, `CardFinish`): the card's material is the seed's glossy
+Finishes (`CardFinish`): the card's material is the seed's glossy
 laminate, a matte stock, a metal, or the glossy card with a holographic foil:
 a second pass over its front and back, added on top (depth equal), whose hue
 runs with the view angle and across the card so it shimmers as the card turns.
@@ -186,7 +186,7 @@ vec4 ewa_like(sampler2D t, vec2 uv) {
     vec2 size = vec2(textureSize(t, 0));
     return textureLod(t, uv, ewa_lod(dFdx(uv) * size, dFdy(uv) * size));
 }
-""" % {"spread": EWA_SPREAD, "major": MAJOR_SHARE}
+""" % {"spread": EWA_SPREAD, "major": MAJOR_SHARE}  # noqa: UP031  (GLSL braces: % needs no escaping)
 
 _MESH_FS = """
 #version 330
@@ -699,7 +699,7 @@ def mip_levels(rgba: np.ndarray) -> list[np.ndarray]:
     """Levels 1, 2, … down to 1×1 of uint8[h, w, 4] ``rgba``, each from the one before: what
     glGenerateMipmap makes on llvmpipe (across then down; the same bytes for even sizes, and within
     1 of them for odd ones), made on the CPU because llvmpipe's own took 0.15-0.19 s a texture (its
-    blit's set-up, for a 2048×128 strap as for a 608×855 card face) of every lanyard start (issue 15)."""
+    blit's set-up, for a 2048×128 strap as for a 608×855 card face) of every lanyard start."""
     levels, a = [], rgba.astype(np.int64)
     while a.shape[0] > 1 or a.shape[1] > 1:
         a = _halve(_halve(a, 1), 0)

@@ -26,7 +26,7 @@ nothing twice). The light is kept in 15 bits over [0, LIGHT_RANGE] and clamped t
 pixels that never fade out. Why not RGBA16F, read by a fade into a second
 texture, as before: on llvmpipe half floats cost a conversion at every texel a
 pass samples or blends, and a fade that samples costs more than one that
-blends; together the fade and the show took ~10 ms of a ~24 ms draw (issue 15).
+blends; together the fade and the show took ~10 ms of a ~24 ms draw.
 Why the range: `Strokes.draw_pair` takes the core back out where the glow's
 triangles fold over (negative light, the shader's note), which sums right only
 if no add in between is clamped — at a range of 1, a fold over light already

@@ -1,4 +1,4 @@
-"""Rehang: lay a lanyard whose state has gone non-finite back down, straight and still (issue 17).
+"""Rehang: lay a lanyard whose state has gone non-finite back down, straight and still.
 
 Reads: Points, Pins, Card, CardGrab. Writes: Points.pos/prev, Card.pos/rot/spin, CardGrab.held.
 

@@ -473,7 +473,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
 
     The lane scratch (``s``, at least (K + 1)·FIELDS·lanes for the longest group's K repairs)
     and the rows' all-live marks (``full``, at least K + 1) are the caller's (`chain_scratch`):
-    an np.zeros here compiled numba's allocation helpers (≈ 0.3 s) into every first run that
+    an np.zeros here compiled numba's allocation routines (≈ 0.3 s) into every first run that
     relaxes chains."""
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
     row = FIELDS * lanes

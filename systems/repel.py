@@ -22,7 +22,7 @@ it is stable for every stiffness and damping the schema allows: an explicit
 Euler step goes non-finite once c·dt or k·dt² passes about 2.
 When the pointer is outside the window only the rings act.
 
-The jelly model (issue 17; a `Jelly` component, present only when a level turns
+The jelly model (a `Jelly` component, present only when a level turns
 on `tension`, `return_duration`, `stretch` or travelling rings): the same pushes
 make each dot's target; a damped spring carries the dot toward it, integrated
 exactly over the step (`spring_step`: the matrix exponential of the spring, so

@@ -34,7 +34,7 @@ from ropework.components.card import Cadence, Card, CardFlip, CardGrab, CardSpri
 
 def spring_back(card: Card, s: CardSpring, vy: float, target_y: float = 0.0) -> None:
     """One strap step of the seed's release spring, in place; rot Y springs toward
-    ``target_y`` (π for a flipped card, issue 17; the seed's 0 otherwise)."""
+    ``target_y`` (π for a flipped card; the seed's 0 otherwise)."""
     rot, spin = card.rot, card.spin
     spin[2] = 0.0
     rot[2] += (0.0 - rot[2]) * s.ease_z

@@ -1,4 +1,4 @@
-"""Helpers for the dot grid tests: a level with overridden keys, the grid's arrays, the seed formulas."""
+"""What the dot grid tests share: a level with overridden keys, the grid's arrays, the seed formulas."""
 from __future__ import annotations
 
 import numpy as np

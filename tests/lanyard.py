@@ -1,4 +1,4 @@
-"""Helpers for the lanyard tests: where the card is on screen, and a settled strap."""
+"""What the lanyard tests share: where the card is on screen, and a settled strap."""
 from __future__ import annotations
 
 import numpy as np

@@ -118,7 +118,7 @@ STRAP_TEXT = "ROPEWORK"    # printed along the strap: the project's name
 STRAP_SAMPLES = 4          # ribbon samples per strap segment along the Catmull-Rom curve
 MAX_IMAGE_SIDE = 4096      # px: a card picture larger than this is refused (texture limits)
 
-# Issue 17: flip, breeze, finishes, orientation, anchor.
+# Flip, breeze, finishes, orientation, anchor.
 FLIP_MS = 450.0            # ms: a press on the card released sooner is a click (React Bits' Lanyard) ...
 FLIP_TRAVEL = 6.0          # px: ... if the pointer moved less than this meanwhile
 FLIP_SPIN = 9.0            # rad/s about Y given by a flip: enough to carry the card past edge-on

@@ -1,4 +1,4 @@
-"""What systems need besides components: helpers with no system of their own.
+"""What systems need besides components: shared machinery with no system of their own.
 
 gfx (arcade.gl batching), camera (perspective maths), hitquery (pymunk point
 queries), colour (level colour strings), lanyard_art (the strap and card

@@ -17,7 +17,7 @@ rectangle comes) and bounded by MAX_PIXELS.
 
 Into an 8-bit framebuffer (the window's, `Offscreen`'s) the image goes up as 8-bit RGBA
 (`Canvas.pixels`, filled by `quantize` as GL rounds a float into an 8-bit channel): a quarter
-of the bytes. Measured 2026-12-01 at 1280×720 (CPU ms, load 4-7): a random image's upload
+of the bytes. Measured at 1280×720 (CPU ms, load 4-7): a random image's upload
 2.9 → 0.8 and composite 10.5 → 7.3 alone; in the 100,000-dot grid's frame (`python -m
 bench.splat`) upload 4.1 → 2.4, composite 7.8 → 7.4. The picture moves by about a level at
 most from the float upload's (each premultiplied channel and alpha rounded once before the
@@ -31,7 +31,7 @@ GL's 8-bit blend rounded to nearest) and writes the result straight into the fra
 RGBA8 texture (`Offscreen`'s), or blits it in (glBlitFramebuffer: the window's framebuffer). On
 llvmpipe the full-viewport textured quad costs ~8 ms CPU at 1280×720 whatever its shader (its
 fragments), the read-back ~0.8, `over` ~1 (one thread), the texture write ~0.9 and the blit ~0.8.
-Measured 2026-12-01 in the 100,000-dot frame (`python -m bench.splat`): composite 8.2 → 3.8 ms
+Measured in the 100,000-dot frame (`python -m bench.splat`): composite 8.2 → 3.8 ms
 CPU at load 6-7, 10.4 → 3.5 at load 3 (the draw 65.2 → 55.7). The picture is the quad's: equal in the shipped levels and the 100,000-dot grid,
 a level at ~0.02 % of channels over random pixels (where llvmpipe's multiply rounds the other way).
 It reads what is under the image, so whatever was drawn before shows through as with the quad.

@@ -20,7 +20,7 @@ PIECE_BITS = 21          # bits of a sample's point index: 2,097,152 points per 
 
 # Where a Strokes draw is cheaper: llvmpipe pays per triangle, the CPU painter (stroke_raster) per
 # sample plus a full image to clear, upload and composite. `bench.strokes` measures both; the figures
-# (2026-12-01, this 2-core machine) and the rule are in `cpu_paints`.
+# (this 2-core machine) and the rule are in `cpu_paints`.
 GPU_NS_SAMPLE = 720.0    # llvmpipe, per strip sample (two thin triangles, ~1-3 px wide, ~8 px long)
 CPU_NS_SAMPLE = 110.0    # the painter on one core, per sample of the same strokes
 CPU_NS_PIXEL = 5.0       # the canvas per pixel of the scene: clear, upload (16 B), composite

@@ -165,7 +165,7 @@ def cold(key: str, modules, plan=None) -> list[str]:
 def unsaved(names):
     """Within the block, the kernels named in ``names`` compile for this process alone: they
     write no machine code to the cache. Two processes compiling one scene's kernels at once
-    (`ropework.scene.Helper`) so leave each kernel one writer: numba's index of a kernel is
+    (`ropework.scene.CompileChild`) so leave each kernel one writer: numba's index of a kernel is
     read, extended and rewritten by whoever saves, so two writers of one kernel at once could
     pair an entry with the other's file. Only ropework's dispatchers change (an attribute of
     each one's cache object), never numba's classes."""
@@ -203,7 +203,7 @@ def remember(key: str, modules, since: dict, plan=None) -> None:
     kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`ropework.kernel_plan`:
     exactly what its scene calls) is noted whole: a kernel it shares with a scene warmed before
     it in the process loads nothing new, and would otherwise be missing from its stamp, so a
-    changed source would recompile it with no notice and no helper."""
+    changed source would recompile it with no notice and no second process."""
     stamp = _stamp(key)
     if stamp is None:
         return

@@ -21,10 +21,10 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 # Points: a body splits its step across threads only from this size up. `python -m bench.threads`
-# times one thread against two. 2026-12-01 on this 2-core KVM guest, two ÷ one: a forced split
+# times one thread against two. On this 2-core KVM guest, two ÷ one: a forced split
 # costs W1 (69 points) 1.5-1.9x and W3 (10,240) 1.03-1.05x; W4 (100,000) 0.67-0.78 with the other
 # core idle (load 0.9-1.1) and 1.09 with it busy; W5 (1,000,000) 0.55-0.63 idle, 0.84 busy
-# (helper runs at load 1-5 spread wider: W4 0.58-1.14). So the line sits at W4, far above every
+# (runs at load 1-5 spread wider: W4 0.58-1.14). So the line sits at W4, far above every
 # shipped level (cloth 1,536): below it a thread hand-off costs more than it saves.
 PARALLEL_POINTS = 100_000
 PIECE_POINTS = 65_536   # points per piece: small enough that a descheduled thread holds little back, large enough that the ~10 µs call per piece is lost in it
@@ -76,9 +76,9 @@ def run(jobs) -> None:
                 return
             job[0](*job[1])
 
-    helpers = [_pool[0].submit(drain) for _ in range(n - 1)]
+    others = [_pool[0].submit(drain) for _ in range(n - 1)]
     try:
         drain()
     finally:
-        for h in helpers:
+        for h in others:
             h.result()

@@ -521,7 +521,7 @@ def test_extreme_valid_levels_build_and_step(kind, picks, size):
         scene.step(3)
         scene.pointer_up(0, 0)
         scene.step(2)
-        for ent, comps in scene.arrays().items():
+        for _ent, comps in scene.arrays().items():
             for cname, arrs in comps.items():
                 for fname, a in arrs.items():
                     if a.dtype.kind == "f":

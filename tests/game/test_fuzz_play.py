@@ -295,7 +295,7 @@ def test_non_finite_and_absurd_pointer_coordinates_are_dropped():
             scene.pointer_up(400, 100)
             scene.step(3)
             assert 0 <= scene.pointer.x <= SIZE[0] and 0 <= scene.pointer.y <= SIZE[1]
-            for ent, comps in scene.arrays().items():
+            for _ent, comps in scene.arrays().items():
                 for cname, arrs in comps.items():
                     for fname, a in arrs.items():
                         assert a.dtype.kind != "f" or np.isfinite(a).all(), f"{path.name}: {cname}.{fname}"

@@ -57,7 +57,7 @@ def test_a_first_runs_two_shares_call_every_planned_kernel_once(path, monkeypatc
 def test_a_shipped_levels_stamp_names_its_kernels_when_another_level_warmed_them_first(monkeypatch, tmp_path):
     """`python -m ropework.warm` warms every shipped level in one process. Cloth loads the relax and
     integrate kernels that rope calls too, so rope's warm loads nothing new; its stamp must still name
-    them, or once their source changes rope's first run recompiles them with no notice and no helper."""
+    them, or once their source changes rope's first run recompiles them with no notice and no second process."""
     from ropework import scene as sc
     stamps = {}
     monkeypatch.setattr(kernels, "_stamp", lambda key: stamps.setdefault(key, tmp_path / f"{len(stamps)}.txt"))

@@ -17,7 +17,7 @@ from PIL import Image
 from ropework import kinds, level
 from ropework.kinds import lanyard
 
-CEILING_MIB = 1024                 # the issue's goal: any accepted command under 1 GiB
+CEILING_MIB = 1024                 # the goal: any accepted command under 1 GiB
 GIF_GROWTH_MIB = 32                # a 40× longer GIF may hold at most this much more (it holds two frames)
 LARGEST = "8192x8192"              # --size's largest
 
@@ -84,7 +84,7 @@ def test_a_gifs_peak_does_not_grow_with_its_length(tmp_path):
 
 @pytest.mark.parametrize("lines", [8, 45_000])
 def test_script_ranges_are_not_expanded(tmp_path, lines):
-    """Eight lines (the issue's 1.4 GiB), then as many as the 1 MiB script cap holds, each moving over
+    """Eight lines (1.4 GiB expanded), then as many as the 1 MiB script cap holds, each moving over
     a million frames: one entry a line, not a million events."""
     (tmp_path / "in.txt").write_text("0-1000000 move 1 2 3 4\n" * lines, "utf-8")
     mib = peak_mib(tmp_path, "rope", "--record", "out.png", "--frames", 2, "--size", "64x64", "--input", "in.txt")

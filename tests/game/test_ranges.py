@@ -23,7 +23,7 @@ from ropework.schema import LevelError
 from tests import levelgen
 
 SIZE = (160, 90)           # px: small, so 300 steps of any kind stay cheap
-STEPS = 300                # the bar: 300 steps must stay finite
+STEPS = 300                # the bar: 300 steps must stay finite
 WORK = 3_000_000           # point-passes per case at most: larger scenes run fewer steps (never under MIN_STEPS)
 MIN_STEPS = 2
 CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key check, and the message it gives
@@ -100,7 +100,7 @@ def steps_for(lv) -> int:
 
 def finite(scene: Scene) -> list[str]:
     bad = []
-    for ent, comps in scene.arrays().items():
+    for _ent, comps in scene.arrays().items():
         for cname, fields in comps.items():
             for fname, a in fields.items():
                 if a.dtype.kind == "f" and not np.isfinite(a).all():

@@ -1,4 +1,4 @@
-"""The studio's model, headless (issue 16): every key type edits, validates, undoes and saves;
+"""The studio's model, headless: every key type edits, validates, undoes and saves;
 a save is a round trip; live keys reach the running body in place, the rest rebuild one layer."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ HEADER = """# python -m ropework levels/NAME.toml      (a header a person wrote,
 #   - an   "inline string"   and = signs = everywhere
 ## another style of comment
 
-"""
+"""  # noqa: W291  (the trailing blanks are part of the header under test)
 
 
 def copy_level(tmp_path, name: str, header: str = "") -> os.PathLike:

@@ -33,7 +33,7 @@ def lowest(img, colour, x0, x1) -> int | None:
     return int(ys.max()) if len(ys) else None
 
 
-def test_the_studio_in_a_real_window(display, tmp_path):
+def test_the_studio_in_a_real_window(display, tmp_path):  # noqa: F811  (the fixture imported above)
     level = tmp_path / "rope.toml"
     original = (LEVELS / "rope.toml").read_text("utf-8")
     level.write_text(original, "utf-8")

@@ -1,4 +1,4 @@
-"""Draw dots, issue 17's look keys and the sleep cache: what each key does to the pixels."""
+"""Draw dots, the look keys and the sleep cache: what each key does to the pixels."""
 from __future__ import annotations
 
 import numpy as np

@@ -301,7 +301,7 @@ def test_the_straps_weave_shows_at_one_to_one(scenes, gl_window, tmp_path):
     assert 2.5 <= period <= 4.0, period
 
 
-# ── issue 15: the same layer for fewer texture fetches ───────────────────────────────────────────
+# ── the same layer for fewer texture fetches ─────────────────────────────────────────────────────
 
 EDGE_ON = (-0.2, 1.45, 0.3)   # card rotation: edge-on, so the untextured edge covers pixels
 

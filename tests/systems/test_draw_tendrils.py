@@ -135,7 +135,6 @@ def test_tiles_cover_what_each_frame_adds(scenes, gl_window):
     size = (640, 360)
     scene = scenes("tendrils.toml", size=size)
     off = Offscreen(gl_window.ctx, size)
-    drawer = [None]
     faded = []
     real = draw_tendrils._draw_runs
 

@@ -20,7 +20,7 @@ def used(scene) -> tuple[set, set]:
     """(relax kernel names, integrate variants) the scene's bodies run."""
     relaxes, integrates = set(), set()
     with scene.active():
-        for _, (pts, con) in esper.get_components(Points, Constraints):
+        for _, (_pts, con) in esper.get_components(Points, Constraints):
             relaxes |= {k.py_func.__name__ for k, _ in con.schedule.calls}
             assert con.schedule.paths[5] is None          # the general divisor: never needed here
         for _, (pts, f) in esper.get_components(Points, Forces):
@@ -78,7 +78,7 @@ ALLOCATORS = {"zeros", "empty", "full", "ones", "zeros_like", "empty_like", "ful
 
 
 def named(fn, seen=None) -> set:
-    """The names ``fn``'s code reads, and those of the numba functions it calls (inlined helpers)."""
+    """The names ``fn``'s code reads, and those of the numba functions it calls (inlined callees)."""
     seen = set() if seen is None else seen
     if fn in seen:
         return set()

@@ -191,7 +191,7 @@ def test_rope_pushed_into_the_floor_lies_and_slides_along_it(scenes, tmp_path):
     assert on_floor.sum() >= 8                 # clamped onto the floor, not bounced off it
     x_before = pts.pos[on_floor, 0].copy()
     scene.pointer_down(*pts.pos[tip])          # drag the tip along the floor: the rope slides with it
-    for k in range(30):
+    for _ in range(30):
         scene.pointer_move(pts.pos[tip, 0] - 4, 198)
         scene.step(1)
     assert np.abs(pts.pos[on_floor, 0] - x_before).max() > 20
@@ -256,7 +256,7 @@ def _cloth_through_a_drag(scene):
 
 
 def test_cloth_is_exactly_as_stiff_as_the_declared_order_at_rest_and_under_a_drag(scenes, monkeypatch):
-    """The solver reorders a cloth's repairs (level order) for speed; the issue's rule is that
+    """The solver reorders a cloth's repairs (level order) for speed; the rule is that
     it must not be softer than sequential Gauss–Seidel at the same passes. It is not even
     different: the same drag with the plain declared-order sweep gives the same bits."""
     import ropework.systems.relax as relax_mod

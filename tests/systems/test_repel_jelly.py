@@ -1,4 +1,4 @@
-"""Repel's jelly model (issue 17): the exact spring, neighbour coupling, travelling rings, sleep."""
+"""Repel's jelly model: the exact spring, neighbour coupling, travelling rings, sleep."""
 from __future__ import annotations
 
 import math

@@ -164,7 +164,7 @@ def test_a_cached_kernel_loads_without_numbas_whole_set_up(tmp_path):
 
 
 def test_a_kernels_name_is_its_module_and_function_for_the_scene_and_the_plan(fresh, tmp_path):
-    """`name_of` is what the plan, the stamps and the scene's helper name kernels by (public:
+    """`name_of` is what the plan, the stamps and the compile child name kernels by (public:
     ropework.scene and ropework.warm call it)."""
     fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
     add_one = kernels.kernel()(_add_one)

@@ -1,4 +1,4 @@
-"""A first run's second process (ropework.scene.start_helper): it compiles its share of the
+"""A first run's second process (ropework.scene.start_compile_child): it compiles its share of the
 kernels into the cache while this one compiles the rest, and leaves the cache and the scene's
 bits as one process compiling everything would; killed, it leaves this process correct."""
 from __future__ import annotations
@@ -17,20 +17,20 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 _RUN = r"""
 import json, os, signal, sys
 from ropework.level import load, resolve
-from ropework.scene import Scene, start_helper, warm
+from ropework.scene import Scene, start_compile_child, warm
 from ropework.systems.services import kernels
 lv = load(resolve(sys.argv[2]))
 how = sys.argv[1]
-helper = None if how == "serial" else start_helper(lv)
-got = {"helper": helper is not None}
-if helper is not None:
-    got["child_systems"] = sorted(helper.child_systems)
-    got["timeout"] = helper.timeout
+child = None if how == "serial" else start_compile_child(lv)
+got = {"child": child is not None}
+if child is not None:
+    got["child_systems"] = sorted(child.child_systems)
+    got["timeout"] = child.timeout
     if how == "killed":
-        os.kill(helper.pid, signal.SIGKILL)         # before it has compiled anything
-warm(lv, helper)
-if helper is not None:
-    got["status"] = helper.status
+        os.kill(child.pid, signal.SIGKILL)         # before it has compiled anything
+warm(lv, child)
+if child is not None:
+    got["status"] = child.status
 got["compiled_here"] = sorted(kernels.name_of(d) for d in kernels.KERNELS
                               if d.overloads and not sum(d._cache_hits.values()))
 got["loaded"] = sorted(kernels.name_of(d) for d in kernels.KERNELS if sum(d._cache_hits.values()))
@@ -76,7 +76,7 @@ def _code(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """rope's first run three ways, and pixels' with the helper, each in a new process with an empty
+    """rope's first run three ways, and pixels' with the child, each in a new process with an empty
     cache: the four at once."""
     procs = {}
     for how, level in (("serial", "rope"), ("parallel", "rope"), ("killed", "rope"), ("parallel", "pixels")):
@@ -94,15 +94,15 @@ def runs(tmp_path_factory):
     return out
 
 
-def test_the_helper_compiles_its_share_and_this_process_loads_it(runs):
+def test_the_child_compiles_its_share_and_this_process_loads_it(runs):
     _, got = runs["parallel"]
-    assert got["helper"] and got["status"] == 0 and got["child_systems"] == ["relax"]
+    assert got["child"] and got["status"] == 0 and got["child_systems"] == ["relax"]
     relax = [n for n in got["loaded"] if ".relax." in n]
     assert relax and not [n for n in got["compiled_here"] if ".relax." in n]   # compiled by the child only
     assert [n for n in got["compiled_here"] if ".integrate." in n]             # the rest here, meanwhile
 
 
-def test_a_hung_helper_stalls_the_start_for_its_plans_time_not_five_minutes(runs):
+def test_a_hung_child_stalls_the_start_for_its_plans_time_not_five_minutes(runs):
     """rope's child compiles relax's kernels (1.22 CPU s in the plan): it is given 30 s and ten
     times their planned seconds (a slower, busier machine than the plan's), not the 300 s every
     child had."""
@@ -113,45 +113,45 @@ def test_a_hung_helper_stalls_the_start_for_its_plans_time_not_five_minutes(runs
     assert got["timeout"] == pytest.approx(30 + 10 * relax) and got["timeout"] < 60
 
 
-@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the child is Linux's")
 def test_a_child_still_running_after_its_timeout_is_killed():
-    from ropework.scene import Helper
+    from ropework.scene import CompileChild
     pid, r = _spawn_child(60)
     t0 = time.perf_counter()
-    helper = Helper(pid, r, frozenset(), frozenset(), timeout=0.2)
-    assert helper.wait() == -9 and time.perf_counter() - t0 < 5
-    assert helper.failure == "killed after 0 s"
+    child = CompileChild(pid, r, frozenset(), frozenset(), timeout=0.2)
+    assert child.wait() == -9 and time.perf_counter() - t0 < 5
+    assert child.failure == "killed after 0 s"
 
 
-def test_the_helper_leaves_the_cache_and_the_bits_of_one_process(runs):
+def test_the_child_leaves_the_cache_and_the_bits_of_one_process(runs):
     serial_cache, serial = runs["serial"]
     cache, got = runs["parallel"]
-    assert not serial["helper"] and serial["loaded"] == []
+    assert not serial["child"] and serial["loaded"] == []
     assert got["hash"] == serial["hash"]
     assert _index(cache) == _index(serial_cache)                  # the same kernels, one entry each
     assert _code(cache) == _code(serial_cache)                    # and the same machine code
 
 
-def test_a_killed_helper_leaves_this_process_compiling_what_is_missing(runs):
+def test_a_killed_child_leaves_this_process_compiling_what_is_missing(runs):
     serial_cache, serial = runs["serial"]
     cache, got = runs["killed"]
-    assert got["helper"] and got["status"] == -9
+    assert got["child"] and got["status"] == -9
     assert got["loaded"] == [] and got["compiled_here"] == serial["compiled_here"]
     assert got["hash"] == serial["hash"]
     assert _index(cache) == _index(serial_cache) and _code(cache) == _code(serial_cache)
 
 
 
-def test_kernels_of_one_system_compile_here_without_a_helper(runs):
+def test_kernels_of_one_system_compile_here_without_a_child(runs):
     """pixels compiles one kernel (repel's): nothing to split, and a child compiling it while this
     process imported arcade lost (bench.cold_split pixels), so no child is forked."""
     _, got = runs["parallel pixels"]
-    assert not got["helper"]
+    assert not got["child"]
     assert got["compiled_here"] == ["ropework.systems.repel.repel_jelly"] and got["loaded"] == []
 
 
-class _FakeHelper:
-    """A `Helper` without a child: what `warm` asked of it."""
+class _FakeChild:
+    """A `CompileChild` without a child: what `warm` asked of it."""
     child_systems = frozenset({"relax"})
     child_kernels = frozenset()
     failure = None
@@ -178,27 +178,27 @@ def _warm_with_a_broken_partial(monkeypatch, error):
         warmed.append("full")
     monkeypatch.setattr(scene_mod, "_warm_scene", warm_scene)
     monkeypatch.setattr(kernels, "remember", lambda *a: warmed.append("stamp"))   # the user's cache untouched
-    helper = _FakeHelper()
-    return helper, warmed, lambda: scene_mod.warm(load(resolve("rope")), helper)
+    child = _FakeChild()
+    return child, warmed, lambda: scene_mod.warm(load(resolve("rope")), child)
 
 
 def test_a_failing_partial_warm_waits_for_the_child_and_warms_in_full(monkeypatch):
-    """The partial scene's failure reached the player as a traceback (`helper.stop(); raise`):
+    """The partial scene's failure reached the player as a traceback (`child.stop(); raise`):
     the full warm after it compiles what is missing and says any real error the normal way."""
-    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, RuntimeError("partial scene broke"))
+    child, warmed, run = _warm_with_a_broken_partial(monkeypatch, RuntimeError("partial scene broke"))
     run()
-    assert helper.calls == ["wait"] and warmed == ["full", "stamp"]
+    assert child.calls == ["wait"] and warmed == ["full", "stamp"]
 
 
 def test_ctrl_c_in_the_partial_warm_kills_the_child_and_stops(monkeypatch):
-    helper, warmed, run = _warm_with_a_broken_partial(monkeypatch, KeyboardInterrupt())
+    child, warmed, run = _warm_with_a_broken_partial(monkeypatch, KeyboardInterrupt())
     with pytest.raises(KeyboardInterrupt):
         run()
-    assert helper.calls == ["stop"] and warmed == []
+    assert child.calls == ["stop"] and warmed == []
 
 
 def _spawn_child(seconds: float) -> tuple[int, int]:
-    """(pid, read end of a pipe the child holds open until it ends): a `Helper`'s child, minus the compile."""
+    """(pid, read end of a pipe the child holds open until it ends): a `CompileChild`'s child, minus the compile."""
     r, w = os.pipe()
     os.set_inheritable(w, True)
     try:
@@ -216,23 +216,23 @@ def _closed(fd: int) -> bool:
     return False
 
 
-@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the helper is Linux's")
-def test_a_helper_is_reaped_when_the_app_ignores_sigchld():
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the child is Linux's")
+def test_a_child_is_reaped_when_the_app_ignores_sigchld():
     """An embedding app that sets SIGCHLD to SIG_IGN has its children reaped by the system:
     os.wait4 then raised ChildProcessError out of `warm`. The pipe is closed all the same."""
     import signal
-    from ropework.scene import Helper
+    from ropework.scene import CompileChild
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
         pid, r = _spawn_child(0)
-        helper = Helper(pid, r, frozenset(), frozenset())
-        assert helper.wait() is None and _closed(r)      # its status is the system's, not ours to know
-        helper.stop()                                    # reaped once: nothing more to do
+        child = CompileChild(pid, r, frozenset(), frozenset())
+        assert child.wait() is None and _closed(r)      # its status is the system's, not ours to know
+        child.stop()                                    # reaped once: nothing more to do
         pid, r = _spawn_child(0)
-        helper = Helper(pid, r, frozenset(), frozenset())
+        child = CompileChild(pid, r, frozenset(), frozenset())
         time.sleep(0.3)                     # ended and reaped by the system before `stop` kills it
-        helper.stop()
-        assert helper.status is None and _closed(r)
+        child.stop()
+        assert child.status is None and _closed(r)
     finally:
         signal.signal(signal.SIGCHLD, previous)
 
@@ -248,14 +248,14 @@ def warm_scene(level, skip=frozenset()):     # nothing compiles: only the child'
         raise ValueError("no such kernel\nsecond line")
 scene_mod._warm_scene = warm_scene
 lv = load(resolve("rope"))
-helper = scene_mod.start_helper(lv)
-assert helper is not None
-scene_mod.warm(lv, helper)
-print(helper.status, helper.failure)
+child = scene_mod.start_compile_child(lv)
+assert child is not None
+scene_mod.warm(lv, child)
+print(child.status, child.failure)
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the helper forks (Linux)")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child forks (Linux)")
 def test_a_failing_child_says_why_in_one_line_when_asked(tmp_path):
     """The child swallowed every failure. It now sends its error's type and message back, and
     ROPEWORK_DEBUG_COMPILE=1 prints it as one line; an ordinary run says nothing."""
@@ -272,7 +272,7 @@ def test_a_failing_child_says_why_in_one_line_when_asked(tmp_path):
         assert stdout.strip() == "1 ValueError: no such kernel second line"
         said = [line for line in stderr.splitlines() if "ValueError" in line]
         if debug:
-            assert said == ["ropework: the compile helper failed (ValueError: no such kernel second line); "
+            assert said == ["ropework: the compile child failed (ValueError: no such kernel second line); "
                             "compiling its kernels here"], stderr
         else:
             assert said == [] and "Traceback" not in stderr, stderr
