@@ -42,6 +42,7 @@ class Grab:
     radius: float
     held: int = -1
     pin: bool = False
+    held_weight: float = 1.0   # the held point's inverse mass before a pinned grab zeroed it (restored on release)
 
 
 @dataclass

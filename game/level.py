@@ -16,6 +16,7 @@ from ropework import kinds as kinds_mod
 from ropework import plugins
 from ropework.components.render import Layer
 from ropework.live import into, metadata
+from ropework.kinds import colliders
 from ropework.schema import Key, LevelError, Table, suggest, table, validate
 from ropework.systems import pipeline
 
@@ -140,6 +141,8 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
         cfg = validate(raw, schema, path, p)
         if k.check is not None:
             k.check(cfg, path, p)
+        if cfg.get("collider"):
+            colliders.check(cfg, path, p, size)
         cfg["name"] = cfg["name"] or (kind_name if i == 0 else f"{kind_name}-{i}")
         cfg["z"] = cfg["z"] if "z" in raw else i
         weight = k.weight(cfg, *size)

@@ -51,7 +51,8 @@ def _num(v) -> str:
 
 @dataclass(frozen=True)
 class Key:
-    """One key. type: "int", "float", "bool", "str", "colour", "choice" or "names" (array of short strings).
+    """One key. type: "int", "float", "bool", "str", "colour", "choice", "names" (array of short
+    strings), "pair" ([x, y], each number in lo..hi) or "pairs" (an array of 1..max_len pairs).
 
     live: how a running layer takes a new value in place (the studio's edits):
     ``live(body, cfg, name)`` writes ``cfg[name]`` (cfg: the layer's new validated table)
@@ -82,6 +83,10 @@ class Key:
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.type == "names":
             return f"an array of at most {self.max_len} names"
+        if self.type == "pair":
+            return f"[x, y], numbers in {_num(self.lo)}..{_num(self.hi)}"
+        if self.type == "pairs":
+            return f"an array of at most {self.max_len} [x, y] pairs, numbers in {_num(self.lo)}..{_num(self.hi)}"
         return f"a string of at most {self.max_len} characters"
 
     def check(self, v: Any, err) -> Any:
@@ -104,6 +109,15 @@ class Key:
         elif t == "names":
             ok = (isinstance(v, list) and len(v) <= self.max_len
                   and all(isinstance(e, str) and 0 < len(e) <= 64 for e in v))
+        elif t in ("pair", "pairs"):
+            def pair(e):
+                return (isinstance(e, list) and len(e) == 2 and all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                    and self.lo <= x <= self.hi for x in e))
+            ok = pair(v) if t == "pair" else (isinstance(v, list) and 0 < len(v) <= self.max_len
+                                               and all(pair(e) for e in v))
+            if ok:
+                v = [float(x) for x in v] if t == "pair" else [[float(x) for x in e] for e in v]
         elif t == "str":
             ok = isinstance(v, str) and len(v) <= self.max_len and "\x00" not in v
         if not ok:
@@ -170,7 +184,7 @@ def markdown(title: str, schema: Table, prefix: str = "") -> list[str]:
     """Reference lines for docs/levels.md: one row per key."""
     lines = [f"### {title}", "", "| key | type | default | range | studio | meaning |", "|---|---|---|---|---|---|"]
     for k in schema.keys.values():
-        rng = (f"{_num(k.lo)} … {_num(k.hi)}" if k.type in ("int", "float")
+        rng = (f"{_num(k.lo)} … {_num(k.hi)}" if k.type in ("int", "float", "pair", "pairs")
                else " / ".join(map(str, k.choices)) if k.type == "choice" else "")
         default = "(required)" if k.default is None else (
             str(k.default).lower() if isinstance(k.default, bool) else repr(k.default)

@@ -34,6 +34,7 @@ FRAME = (
     ("emit",      "fly_sparks",    "fly_sparks:FlySparks"),     # tendrils: sparks fly and fade
     ("render",    "draw_dots",     "draw_dots:DrawDots"),
     ("render",    "draw_lanyard",  "draw_lanyard:DrawLanyard"),
+    ("render",    "draw_colliders", "draw_colliders:DrawColliders"),  # ropes, cloth: their [[layer.collider]]
     ("render",    "draw_links",    "draw_links:DrawLinks"),
     ("render",    "draw_ropes",    "draw_ropes:DrawRopes"),
     ("render",    "draw_tendrils", "draw_tendrils:DrawTendrils"),

@@ -1,6 +1,7 @@
 """Input: apply the pointer's queued events, then drag what it holds.
 
-Reads: Pointer, Points, Grab, Layer, Frame. Writes: Pointer, Grab.held,
+Reads: Pointer, Points, Grab, Colliders, Layer, Frame. Writes: Pointer, Grab.held, Colliders.centre/held
+(a dragged kinematic collider),
 Points.pos/prev of held points and of PointerPins.
 
 Pointer-down picks the nearest free point within the grab radius, topmost layer
@@ -18,7 +19,9 @@ import esper
 import numpy as np
 
 from ropework.components import Grab, Layer, Pointer, PointerPins, Points
-from ropework.systems.services.hitquery import PointIndex
+from ropework.components.collider import PLANE, Colliders
+from ropework.systems.services.contact import outline
+from ropework.systems.services.hitquery import PointIndex, shape_at
 
 MAX_COORD = 1e7   # px: far past any screen; near 1.8e19 the float32 square of a distance overflows to inf
 
@@ -44,7 +47,7 @@ def release(ent: int) -> None:
     if grab is None:
         return
     if grab.held >= 0 and grab.pin and pts is not None:
-        pts.inv_mass[grab.held] = 1.0   # free again, flying on with the hand's last motion
+        pts.inv_mass[grab.held] = grab.held_weight   # free again, flying on with the hand's last motion
     grab.held = -1
 
 
@@ -88,8 +91,17 @@ class PointerInput(esper.Processor):
             self._drag(ptr)
 
     def _press(self, x, y) -> int:
-        """Offer the press to grabbable bodies, topmost layer first; return the taker or -1."""
+        """Offer the press to kinematic colliders, then to grabbable bodies, topmost layer first;
+        return the taker or -1."""
         self._release()
+        for ent, col in esper.get_component(Colliders):
+            moving = np.flatnonzero(col.kinematic & (col.shape != PLANE))
+            if len(moving):
+                hit = shape_at([outline(col, int(i), 0.0, 0.0) for i in moving], x, y)
+                if hit >= 0:
+                    col.held = int(moving[hit])
+                    col.grip = (float(col.centre[col.held, 0]) - x, float(col.centre[col.held, 1]) - y)
+                    return ent
         for ent in [e for e in self._index if not esper.entity_exists(e)]:   # bodies deleted since (a rebuilt layer)
             del self._index[ent]
         grabbable = esper.get_components(Points, Grab)
@@ -99,6 +111,7 @@ class PointerInput(esper.Processor):
             if hit >= 0:
                 grab.held = hit
                 if grab.pin:
+                    grab.held_weight = float(pts.inv_mass[hit])
                     pts.inv_mass[hit] = 0.0
                 return ent
         return -1
@@ -106,8 +119,13 @@ class PointerInput(esper.Processor):
     def _release(self):
         for ent, _ in esper.get_component(Grab):
             release(ent)
+        for _, col in esper.get_component(Colliders):
+            col.held = -1
 
     def _drag(self, ptr: Pointer):
+        for _, col in esper.get_component(Colliders):
+            if col.held >= 0 and ptr.inside:
+                col.centre[col.held] = (ptr.x + col.grip[0], ptr.y + col.grip[1])
         for _, (pts, grab) in esper.get_components(Points, Grab):
             if grab.held < 0:
                 continue

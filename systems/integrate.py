@@ -1,6 +1,8 @@
 """Integrate: advance every free point one Verlet step.
 
-Reads: Points, Forces, Frame.dt. Writes: Points.pos, Points.prev.
+Reads: Points, Forces, Extras (optional), Frame.dt. Writes: Points.pos, Points.prev.
+A body with `Compliance` is integrated substep by substep in relax (`project`), and a sleeping
+body not at all.
 
 x' = x + (x − x_prev)·damping + a·dt². Velocity is never stored: it is the gap
 between position and previous position, so anything that moves a point (a drag,
@@ -24,6 +26,8 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from ropework.components import Forces, Points
+from ropework.components.solve import Extras
+from ropework.systems.services.settle import wake_if_touched
 from ropework.systems.services import split
 from ropework.systems.services.kernels import kernel, select
 
@@ -115,7 +119,12 @@ def integrate_split(pos, prev, inv_mass, gravity, extra, damping, dt) -> None:
 
 class Integrate(esper.Processor):
     def process(self, frame):
-        for _, (pts, f) in esper.get_components(Points, Forces):
+        extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
+        for ent, (pts, f) in esper.get_components(Points, Forces):
+            if extras:
+                ex = esper.try_component(ent, Extras)
+                if ex is not None and (ex.compliance is not None or not wake_if_touched(ent, pts, ex)):
+                    continue                  # substepped in relax (`project`), or asleep
             extra = f.extra if f.extra is not None else _NO_EXTRA
             if len(pts.pos) >= split.PARALLEL_POINTS and split.threads() > 1:
                 integrate_split(pts.pos, pts.prev, pts.inv_mass, f.gravity, extra, f.damping, frame.dt)

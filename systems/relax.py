@@ -1,6 +1,8 @@
 """Relax: pull every distance constraint back toward its rest length, and clamp to bounds.
 
-Reads: Constraints, Bounds (optional). Writes: Points.pos, Constraints.schedule (a cache).
+Reads: Constraints, Bounds (optional), Extras (optional). Writes: Points.pos, Constraints.schedule
+(a cache); Ropes and RopeStyle when a rope breaks in two (`project.split_ropes`). A body with `Extras` (bending, compliance, attachments, contact, breaking, sleep) is
+solved by `project` instead, with these same sweeps inside each of its passes.
 
 Sequential Gauss–Seidel, as the seeds: constraints are repaired one after another
 in their declared order, each moving its two ends by the error weighted by their
@@ -50,8 +52,11 @@ import esper
 import numba
 import numpy as np
 
-from ropework.components import Bounds, Constraints, Points
-from ropework.systems.services import split
+from ropework.components import Bounds, Constraints, Forces, Points, Ropes, RopeStyle
+from ropework.components.solve import Extras
+from ropework.systems.services.settle import wake_if_touched
+from ropework.systems.services import contact  # noqa: F401  (declares the built-in colliders type)
+from ropework.systems.services import solver, split
 from ropework.systems.services.kernels import copy as _copy, kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
@@ -1036,9 +1041,28 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         clamp(pos, inv_mass, loose, lo, hi)
 
 
+def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
+    """``passes`` sweeps of one body's links on this thread, with its cached schedule (`schedule`)."""
+    schedule(con, pts.pos.shape)
+    s = con.schedule
+    if not _run(s.calls, s.views[5], pts.pos, pts.inv_mass, con.rest, passes, lo, hi, con.share):
+        _redo(s.views, s.paths, pts.pos, pts.inv_mass, con.rest, passes, lo, hi, con.share, s.calls.lanes)
+        s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
+        s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
+
+
 class Relax(esper.Processor):
     def process(self, frame):
+        extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
+        table = {}                             # entity -> its declared constraint types (solver.TYPES)
+        for t in solver.ordered():
+            for ent, comp in esper.get_component(t.component):
+                table.setdefault(ent, []).append((t, t.arrays(comp)))
+        if extras or table:
+            self._extras(frame, extras, table)
         for ent, (pts, con) in esper.get_components(Points, Constraints):
+            if (extras and esper.has_component(ent, Extras)) or (table and ent in table):
+                continue
             bounds = esper.try_component(ent, Bounds)
             lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
             packed = schedule(con, pts.pos.shape)
@@ -1052,3 +1076,20 @@ class Relax(esper.Processor):
                           s.calls.lanes)
                     s.paths = s.paths[:5] + (True,)   # from now on the general kernels run: any divisor
                     s.calls = _calls(s.views, s.paths, big(s.n), s.calls.lanes)
+
+    @staticmethod
+    def _extras(frame, extras, table) -> None:
+        """The bodies with `Extras` (bending, compliance, attachments, contact, breaking, sleep) or
+        a declared constraint type's component, each by `project`, its pieces cut where a rope broke."""
+        from ropework.systems.project import project, split_ropes   # here: project builds on this module
+        bodies = list(extras) + [(ent, Extras()) for ent in table if not esper.has_component(ent, Extras)]
+        for ent, ex in bodies:
+            pts, con = esper.try_component(ent, Points), esper.try_component(ent, Constraints)
+            if pts is None or con is None or not wake_if_touched(ent, pts, ex):
+                continue
+            bounds = esper.try_component(ent, Bounds)
+            lo, hi = box(bounds.lo, bounds.hi, pts.pos.shape[1]) if bounds is not None else (None, None)
+            broken = project(pts, con, lo, hi, esper.component_for_entity(ent, Forces), ex, frame.dt, table.get(ent, ()))
+            ropes = esper.try_component(ent, Ropes) if len(broken) else None
+            if ropes is not None:
+                split_ropes(ropes, esper.try_component(ent, RopeStyle), broken)

@@ -68,7 +68,8 @@ def good(key: Key):
     if key.default is not None:
         return key.default
     return {"int": key.lo, "float": key.lo, "bool": False, "str": "x", "colour": "#000000",
-            "choice": key.choices[0] if key.choices else "", "names": []}[key.type]
+            "choice": key.choices[0] if key.choices else "", "names": [],
+            "pair": [key.lo, key.lo], "pairs": [[key.lo, key.lo]] * 3}[key.type]
 
 
 def minimal(table: Table) -> dict:
@@ -141,6 +142,13 @@ def bad_values(key: Key) -> list[tuple[str, object]]:
     elif key.type == "names":
         cand += [("not-array", "x"), ("int-entry", [1]), ("empty-name", [""]), ("long-name", ["a" * 65]),
                  ("too-many", ["a"] * (key.max_len + 1)), ("nested", [["a"]])]
+    elif key.type in ("pair", "pairs"):
+        one = [[key.lo - 1.0, key.lo], [key.lo, key.hi + 1.0], [math.nan, key.lo], [key.lo], [key.lo] * 3,
+               ["x", key.lo], [True, key.lo]]
+        cand += [(f"{key.type}-{i}", v if key.type == "pair" else [v] * 3) for i, v in enumerate(one)]
+        cand += [("flat", [key.lo, key.lo]) if key.type == "pairs" else ("nested", [[key.lo, key.lo]])]
+        if key.type == "pairs":
+            cand += [("too-many", [[key.lo, key.lo]] * (key.max_len + 1))]
     seen, out = set(), []
     for label, v in cand:
         if label not in seen and not accepts(key, v):

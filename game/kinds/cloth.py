@@ -11,6 +11,7 @@ from ropework.kinds import Kind, kind
 from ropework.kinds import ropes as rope_defaults
 from ropework.live import into
 from ropework.schema import Key, table
+from ropework.kinds import colliders, solve_keys
 
 COLS = 40          # points across
 ROWS = 30          # points down
@@ -47,6 +48,8 @@ SCHEMA = table(
         live=rope_defaults.live_margin),
     Key("colour", "colour", "#00d4ff", "line colour", live=into(LinkStyle, "colour", parse_colour)),
     Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0, live=into(LinkStyle, "width")),
+    *solve_keys.LAYER_KEYS,
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the cloth meets"),
 )
 
 
@@ -96,8 +99,11 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     a, b = grid_constraints(cols, rows, cfg["shear"])
     rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1).astype(np.float32)
     m = cfg["margin"]
+    coll = colliders.build(cfg.get("collider", []), frame.width, frame.height,
+                           np.full(len(points.pos), cfg["radius"] or 0.5 * sp, np.float32))
+    extras = solve_keys.build(cfg, points, a, b, None, segment=sp)
     return esper.create_entity(
-        points, pins, layer,
+        points, pins, layer, *([extras] if extras is not None else []), *([coll] if coll is not None else []),
         Constraints(a=a, b=b, rest=rest, passes=cfg["passes"], share=cfg["pin_share"]),
         Forces(gravity=np.array([0.0, cfg["gravity"]], np.float32), damping=cfg["damping"]),
         Bounds(lo=np.array([m, m], np.float32), hi=np.array([frame.width - m, frame.height - m], np.float32)),
@@ -125,7 +131,8 @@ def plugin() -> None:
         spawn=spawn,
         points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
         work=work,
-        systems=("input", "integrate", "relax", "draw_links"),
+        check=lambda cfg, level, key_path: solve_keys.check(cfg, level, key_path),
+        systems=("input", "integrate", "relax", "draw_colliders", "draw_links"),
         # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
         motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
         still_when_reduced=True,

@@ -12,6 +12,7 @@ from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
 from ropework.live import into
 from ropework.schema import Key, table
+from ropework.kinds import colliders, solve_keys
 
 GRAVITY = 900.0      # px/s², downward: the seed's pull
 SEGMENT = 11.0       # rest length between neighbouring points, px
@@ -87,6 +88,9 @@ ROPE = table(
     Key("every", "float", 0.0, "with `count`: the gap between neighbouring anchors, as a fraction of the window "
         "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
         "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
+    *solve_keys.ROPE_KEYS,
+    Key("radius", "float", solve_keys.LAYER, "this rope's points' radius against colliders and itself, px "
+        "(unset, inf: the layer's `radius`)", lo=0.0, hi=1000.0),
 )
 
 SCHEMA = table(
@@ -112,7 +116,10 @@ SCHEMA = table(
         live=into(RopeStyle, "tip_radius")),
     Key("anchor_radius", "float", ANCHOR_RADIUS, "radius of the dot at each anchor, px (0: none)", lo=0.0, hi=100.0,
         live=into(RopeStyle, "anchor_radius")),
+    *solve_keys.LAYER_KEYS,
     rope=(ROPE, 1, 10_000, "one hanging rope"),
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the ropes meet"),
+    attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope"),
 )
 
 
@@ -128,7 +135,7 @@ def each_rope(cfg: dict, key: str) -> np.ndarray:
         n = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)   # place in its table
         every = np.repeat(np.array([r["every"] for r in tables], np.float64), count)
         return np.repeat(np.array([r["anchor"] for r in tables], np.float64), count) + n * every
-    dtype = np.int64 if key == "points" else np.float32
+    dtype = np.int64 if key == "points" else np.float64 if key == "radius" else np.float32
     return np.repeat(np.array([r[key] for r in tables], dtype), count)
 
 
@@ -150,6 +157,7 @@ def check(cfg: dict, level, key_path: str) -> None:
             raise LevelError(level, f"{key_path}.rope[{i}].every",
                              f"expected the last of {r['count']} anchors (anchor + (count - 1) · every) in 0..1, "
                              f"found {last:.6g}")
+    solve_keys.check(cfg, level, key_path, cfg["rope"])
 
 
 def fitted_counts(cfg: dict, h: float) -> np.ndarray:
@@ -172,6 +180,11 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pins.apply(points)
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
+    tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
+    layer_r = cfg["radius"] or 0.5 * cfg["segment"]
+    r_each = np.array([layer_r if r == solve_keys.LAYER else r for r in each_rope(cfg, "radius")], np.float32)
+    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of])
+    extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
         width=each_rope(cfg, "width"),
@@ -185,6 +198,8 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
         Bounds(lo=np.array([m, m], np.float32), hi=np.array([w - m, h - m], np.float32)),
         Grab(radius=cfg["grab_radius"], pin=cfg["grab_pins"]),
         *([Rail(y=cfg["anchor_y"] + 0.5)] if cfg["rail"] else []),
+        *([extras] if extras is not None else []),
+        *([coll] if coll is not None else []),
     )
 
 
@@ -204,7 +219,7 @@ def plugin() -> None:
         weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
         check=check,
         work=work,
-        systems=("input", "integrate", "relax", "draw_ropes"),
+        systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes"),
         motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
         still_when_reduced=True,
     ))

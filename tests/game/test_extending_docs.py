@@ -4,6 +4,7 @@ import tomllib
 
 import esper
 import numpy as np
+import pytest
 
 from tests.conftest import ROOT
 
@@ -61,3 +62,22 @@ def test_the_frame_listing_in_the_doc_is_current():
     assert block, "docs/extending.md lost its `ropework frame moeru` listing"
     now = level.frame_table(level.load(level.resolve("moeru")))
     assert block.group(1).rstrip("\n") == now, "docs/extending.md is stale: paste `ropework frame moeru` into it"
+
+
+def test_the_sine_floor_constraint_type_holds_every_point_above_the_wave(scenes, tmp_path):
+    ns = {}
+    exec(PY[2], ns)
+    from ropework.components import Points
+    from ropework.systems.services import solver
+    try:
+        level = tmp_path / "floor.toml"
+        level.write_text(TOML[2])
+        scene = scenes(level, size=(800, 600))
+        scene.step(240)
+        (_, pts), = scene.find(Points)
+        floor = 400.0 - 40.0 * np.sin(2 * np.pi / 240.0 * pts.pos[:, 0])
+        assert (pts.pos[:, 1] <= floor + 1e-3).all()
+        low = int(np.argmax(pts.pos[:, 1]))                       # the rope (494 px, longer than the
+        assert pts.pos[low, 1] == pytest.approx(floor[low], abs=1e-3)   # floor's 435 px depth) rests on it
+    finally:
+        solver.TYPES.pop("sine_floor", None)

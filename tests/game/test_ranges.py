@@ -31,6 +31,10 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("lanyard", "far", "lo"): "expected far > near",
     ("ropes", "count", "hi"): "expected the last of",   # many ropes `every` apart must end inside the window
     ("ropes", "every", "hi"): "expected the last of",
+    ("ropes", "from", "hi"): "expected a rope index",    # an attachment names a rope the layer has
+    ("ropes", "to", "hi"): "expected a rope index",
+    ("ropes", "at", "hi"): "cannot be solved",           # rope 0's tip on rope 0's tip: itself
+    ("ropes", "from_at", "lo"): "cannot be solved",      # rope 0's anchor on rope 0's anchor
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
 

@@ -3,7 +3,9 @@
 Registered through the ``ropework.systems`` entry point (see pyproject.toml):
 ropework calls `plugin()` at start, and it registers with the same calls the
 built-in toys' own ``plugin()`` functions use: a system placed by ``after=``,
-and a kind that brings it into every scene that has a tearable cloth.
+and a kind that brings it into every scene that has a tearable cloth. The links
+break by ropework's own `break_at` (a cloth layer's key): the kind sets it from
+`tear_at`, and the system opts any other body of the scene in.
 """
 from __future__ import annotations
 
@@ -23,32 +25,39 @@ class Tearable:
 
 
 def plugin() -> None:
-    from ropework.components import Constraints, Points
+    from ropework.components import Constraints
     from ropework.kinds import KINDS, Kind, kind
     from ropework.schema import Key, table
     from ropework.systems.pipeline import RELAX, system
 
     @system("tear", RELAX, after=("relax",), default=False)
     class Tear(esper.Processor):
-        """Tear: remove every constraint stretched past its body's limit.
+        """Tear: opt every body of the scene into ropework's own breaking, at its limit.
 
-        Reads: Points, Constraints, Tearable. Writes: Constraints (fewer of them).
+        Reads: Constraints, Tearable. Writes: Extras (a Breaking, once per body).
 
-        Runs after relaxation, so only links the solver could not pull back in
-        break. Both parts keep simulating: they are just points with fewer links.
+        The tearing itself is the `break_at` every rope and cloth layer has: relax removes each
+        link stretched past its ratio once the step's passes are done, so only links the solver
+        could not pull back in break, and both parts keep simulating. This system only gives a
+        body that ratio — a Tearable's own, or TEAR_AT for a plain cloth whose level names the
+        system in ``systems = [...]`` — from the next step on.
         """
 
         def process(self, frame):
-            for _, (pts, con, tear) in esper.get_components(Points, Constraints, Tearable):
-                d = np.linalg.norm(pts.pos[con.b] - pts.pos[con.a], axis=1)
-                keep = d <= con.rest * tear.tear_at
-                if not keep.all():   # arrays are only rebuilt on the step something tears
-                    con.a, con.b, con.rest = con.a[keep], con.b[keep], con.rest[keep]
+            from ropework.components.solve import Breaking, Extras
+            for ent, con in esper.get_component(Constraints):
+                ex = esper.try_component(ent, Extras)
+                if ex is None:
+                    ex = Extras()
+                    esper.add_component(ent, ex)
+                if ex.breaking is None:
+                    tear = esper.try_component(ent, Tearable)
+                    ex.breaking = Breaking(np.full(len(con.a), tear.tear_at if tear else TEAR_AT, np.float32))
 
     cloth = KINDS["cloth"]
 
     def spawn(cfg, layer, frame):
-        ent = cloth.spawn(cfg, layer, frame)
+        ent = cloth.spawn(dict(cfg, break_at=cfg["break_at"] or cfg["tear_at"]), layer, frame)
         esper.add_component(ent, Tearable(cfg["tear_at"]))
         return ent
 

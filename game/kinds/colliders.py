@@ -1,0 +1,140 @@
+"""`[[layer.collider]]`: the static and kinematic shapes a ropes or cloth layer's body meets, and
+the `Colliders` component they build (solved by the "colliders" constraint type, in every pass)."""
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+
+from ropework.components.collider import BOX, CAPSULE, CIRCLE, PLANE, POLYGON, SHAPES, Colliders
+from ropework.schema import Key, LevelError, table
+
+MAX_COLLIDERS = 256     # per layer: each is tested against every point in every pass
+MAX_CORNERS = 64        # a polygon's corners at most
+FRICTION = 0.5          # static coefficient by default: a rope rests on a slope up to atan(0.5) ≈ 27°
+SIZE = 1e5              # px: the largest radius or size a collider takes
+CONVEX_EPS = 1e-6       # px²: a corner's cross product below this (of either sign) is a straight corner
+
+COLLIDER = table(
+    Key("shape", "choice", None, "circle, capsule (a segment with a radius), box (oriented), polygon (convex) "
+        "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES),
+    Key("at", "pair", None, "centre (a plane: a point on its surface) as [x, y] fractions of the scene's "
+        "width and height", lo=0.0, hi=1.0),
+    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=-SIZE, hi=SIZE),
+    Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0]",
+        lo=-SIZE, hi=SIZE),
+    Key("angle", "float", 0.0, "rotation, degrees, clockwise on screen (a plane: its surface's tilt)",
+        lo=-360.0, hi=360.0),
+    Key("points", "pairs", [], "a polygon's corners, [x, y] px from `at` before rotation, in order around it "
+        f"(3..{MAX_CORNERS}, convex)", lo=-SIZE, hi=SIZE, max_len=MAX_CORNERS),
+    Key("friction", "float", FRICTION, "static friction coefficient: a rope rests on a slope of angle θ while "
+        "tan θ ≤ friction", lo=0.0, hi=100.0),
+    Key("kinetic", "float", -1.0, "kinetic friction coefficient while sliding (negative: the same as "
+        "`friction`)", lo=-1.0, hi=100.0),
+    Key("kinematic", "bool", False, "the pointer can drag it; it pushes the points it meets"),
+)
+
+
+def check(cfg: dict, level, key_path: str, size=None) -> None:
+    """What the ranges cannot say: a positive radius or size, a convex polygon of 3 or more corners;
+    a collider wholly outside the scene (of ``size`` w, h, when known) is a warning on stderr."""
+    for i, c in enumerate(cfg.get("collider", ())):
+        p = f"{key_path}.collider[{i}]"
+        s = c["shape"]
+        if s in ("circle", "capsule") and c["radius"] <= 0:
+            raise LevelError(level, f"{p}.radius", f"expected a positive radius, px, found {c['radius']:g}")
+        if s in ("box", "capsule") and (c["size"][0] <= 0 or (s == "box" and c["size"][1] <= 0)):
+            raise LevelError(level, f"{p}.size", f"expected a positive size, px, found {c['size']}")
+        if s == "polygon":
+            pts = np.array(c["points"], np.float64).reshape(-1, 2)
+            if len(pts) < 3:
+                raise LevelError(level, f"{p}.points", f"expected at least 3 corners, found {len(pts)}")
+            if not convex(pts):
+                raise LevelError(level, f"{p}.points", "expected a convex polygon (corners in order around it), "
+                                 "found one that is not")
+        if size is not None and outside(c, *size):
+            print(f"ropework: {level}: {p}: warning: the collider lies wholly outside the scene", file=sys.stderr)
+
+
+def convex(pts: np.ndarray) -> bool:
+    """Whether the corners, in order, bound a convex polygon of positive area (either winding)."""
+    e = np.roll(pts, -1, axis=0) - pts
+    cross = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
+    turn = cross[np.abs(cross) > CONVEX_EPS]
+    if len(turn) < 3 or not ((turn > 0).all() or (turn < 0).all()):
+        return False
+    ang = np.arctan2(e[:, 1], e[:, 0])
+    total = np.abs(np.angle(np.exp(1j * (np.roll(ang, -1) - ang))).sum())
+    return abs(total - 2 * math.pi) < 1e-6     # one turn around, not a star
+
+
+def _reach(c: dict) -> float:
+    """px: how far the collider reaches from its centre at most (a plane: unbounded)."""
+    s = c["shape"]
+    if s == "circle":
+        return c["radius"]
+    if s == "capsule":
+        return 0.5 * c["size"][0] + c["radius"]
+    if s == "box":
+        return 0.5 * math.hypot(*c["size"])
+    if s == "polygon":
+        return float(np.hypot(*np.array(c["points"]).T).max())
+    return math.inf
+
+
+def outside(c: dict, w: float, h: float) -> bool:
+    if c["shape"] == "plane":
+        a = math.radians(c["angle"])
+        n = np.array([math.sin(a), -math.cos(a)])
+        corners = np.array([[0, 0], [w, 0], [0, h], [w, h]]) - np.array([c["at"][0] * w, c["at"][1] * h])
+        return bool((corners @ n < -1e-6).sum() == 0)   # no corner of the scene is inside its solid side
+    x, y, r = c["at"][0] * w, c["at"][1] * h, _reach(c)
+    return x + r < 0 or y + r < 0 or x - r > w or y - r > h
+
+
+def build(tables: list, w: float, h: float, point_radius: np.ndarray) -> Colliders | None:
+    """The layer's `Colliders` at scene size w × h for a body of these point radii (px), or None."""
+    if not tables:
+        return None
+    k = len(tables)
+    code = {name: i for i, name in enumerate(SHAPES)}
+    shape = np.array([code[c["shape"]] for c in tables], np.int32)
+    centre = np.array([[c["at"][0] * w, c["at"][1] * h] for c in tables], np.float32)
+    ang = np.radians([c["angle"] for c in tables])
+    axis = np.stack([np.cos(ang), np.sin(ang)], 1).astype(np.float32)
+    half = np.zeros((k, 2), np.float32)
+    for i, c in enumerate(tables):
+        if c["shape"] in ("box", "capsule"):
+            half[i] = 0.5 * np.array(c["size"], np.float32)
+    radius = np.array([c["radius"] if c["shape"] in ("circle", "capsule") else 0.0 for c in tables], np.float32)
+    polys = []
+    for c in tables:
+        v = np.array(c["points"], np.float32).reshape(-1, 2) if c["shape"] == "polygon" else np.zeros((0, 2), np.float32)
+        if len(v) and _signed_area(v) < 0:      # counter-clockwise on screen (y down): positive area here
+            v = v[::-1]
+        polys.append(v)
+    vstart = np.r_[0, np.cumsum([len(v) for v in polys])].astype(np.int32)
+    verts = np.ascontiguousarray(np.concatenate(polys), np.float32) if vstart[-1] else np.zeros((1, 2), np.float32)
+    mu_s = np.array([c["friction"] for c in tables], np.float32)
+    mu_k = np.array([c["friction"] if c["kinetic"] < 0 else c["kinetic"] for c in tables], np.float32)
+    widths = [2 * c["radius"] if c["shape"] == "circle" else 2 * c["radius"] if c["shape"] == "capsule"
+              else min(c["size"]) if c["shape"] == "box" else _least_width(polys[i]) if c["shape"] == "polygon"
+              else math.inf for i, c in enumerate(tables)]
+    return Colliders(shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k,
+                     np.array([c["kinematic"] for c in tables], bool), np.ascontiguousarray(point_radius, np.float32),
+                     thin=float(min(min(widths), 1e4)),
+                     reach=np.array([min(_reach(c), 1e30) for c in tables], np.float64))
+
+
+def _signed_area(v: np.ndarray) -> float:
+    x, y = v[:, 0], v[:, 1]
+    return float(0.5 * (x * np.roll(y, -1) - np.roll(x, -1) * y).sum())
+
+
+def _least_width(v: np.ndarray) -> float:
+    """px: a convex polygon's least width across (over its edges' normals)."""
+    e = np.roll(v, -1, axis=0) - v
+    n = np.stack([e[:, 1], -e[:, 0]], 1) / np.maximum(np.hypot(e[:, 0], e[:, 1]), 1e-12)[:, None]
+    proj = v @ n.T
+    return float((proj.max(0) - proj.min(0)).min())

@@ -1,0 +1,46 @@
+"""The relax stage's open table of constraint types.
+
+A body's distance links, pins (inverse mass 0) and bounds box are the seeds' solver, fused in
+`ropework.systems.relax`'s kernels. Every further type is declared here with `constraint_type`,
+the same call the built-in colliders make: its data lives in a component on the body's entity,
+and a body carrying one is solved pass by pass — one sweep of the links (with the box clamp),
+then each present type's ``project``, in ``order`` — so its constraints are solved inside every
+pass with the others, on the same positions. A body with none keeps the fused kernels, bit for bit.
+
+A type's ``project(pos, prev, inv_mass, *arrays)`` is a compiled function (`kernels.kernel` or
+``numba.njit``): pos float32[n, 2] (written in place), prev float32[n, 2] (the step's start, for
+position-based friction), inv_mass float32[n] (0: a pinned point, never moved); ``arrays`` are
+``arrays(component)``. ``begin`` (optional, same arguments) runs once a step before the passes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class ConstraintType:
+    name: str            # short, unique
+    component: type      # the component class on a body entity that holds this type's constraints
+    project: Callable    # project(pos, prev, inv_mass, *arrays(component)): once per pass, compiled
+    arrays: Callable     # arrays(component) -> tuple: what project takes after inv_mass
+    order: float = 100.0  # within a pass, types run in increasing order (ties: registration order); links are 0
+    begin: Callable | None = None   # begin(pos, prev, inv_mass, *arrays): once a step, before the passes
+
+
+TYPES: dict[str, ConstraintType] = {}
+_ordered: list = [None, ()]   # [the TYPES it was sorted from (a copy), the types in pass order]: relax asks every step
+
+
+def constraint_type(t: ConstraintType) -> ConstraintType:
+    """Declare (or replace, by name) a constraint type; returns it."""
+    TYPES[t.name] = t
+    return t
+
+
+def ordered() -> tuple:
+    """The declared types in pass order (sorted again only when TYPES changed)."""
+    if _ordered[0] != TYPES:
+        names = list(TYPES)
+        _ordered[:] = [dict(TYPES), tuple(sorted(TYPES.values(), key=lambda t: (t.order, names.index(t.name))))]
+    return _ordered[1]
