@@ -194,7 +194,7 @@ def refs(table: str, most: int):
         for k, x in enumerate(v):
             one(x, f"{path}[{k}]", r)
             if x in seen:
-                _fail(f"{path}[{k}]", f"{table}[{x}] named twice")
+                _fail(f"{path}[{k}]", f"expected distinct indices, found {table}[{x}] named twice")
             seen.add(x)
         return v
     return check
@@ -261,7 +261,7 @@ def _chunks(data: bytes) -> tuple[dict, bytes | None]:
         _fail("header", f"expected a GLB (12-byte header, then chunks), found a file of {len(data)} bytes")
     magic, version, length = struct.unpack_from("<III", data, 0)
     if magic != MAGIC:
-        _fail("header", "expected the GLB magic \"glTF\" (a .gltf text file or another format?)")
+        _fail("header", f"expected the GLB magic \"glTF\", found {data[:4]!r} (a .gltf text file or another format?)")
     if version != 2:
         _fail("header.version", f"expected 2, found {version}")
     if length != len(data):
