@@ -100,17 +100,21 @@ class Sleep:
     asleep: bool = False
 
 
+HELD = {"held": True}   # field metadata: the value is a component of its own, held in this one (its fields are state)
+
+
 @dataclass
 class Extras:
     """A body's solve extras, each None when the body has none."""
 
-    # each holds arrays, so a dataclass == between two would be ambiguous: compared by their own fields
-    bending: Bending | None = field(default=None, compare=False)
-    compliance: Compliance | None = field(default=None, compare=False)
-    breaking: Breaking | None = field(default=None, compare=False)
-    attachments: Attachments | None = field(default=None, compare=False)
-    contact: SelfContact | None = field(default=None, compare=False)
-    sleep: Sleep | None = field(default=None, compare=False)
+    # each holds arrays, so a dataclass == between two would be ambiguous: compared by their own fields;
+    # HELD marks each as a component held in this one, whose own fields are state (snapshots walk into it)
+    bending: Bending | None = field(default=None, compare=False, metadata=HELD)
+    compliance: Compliance | None = field(default=None, compare=False, metadata=HELD)
+    breaking: Breaking | None = field(default=None, compare=False, metadata=HELD)
+    attachments: Attachments | None = field(default=None, compare=False, metadata=HELD)
+    contact: SelfContact | None = field(default=None, compare=False, metadata=HELD)
+    sleep: Sleep | None = field(default=None, compare=False, metadata=HELD)
 
     @property
     def awake(self) -> bool:

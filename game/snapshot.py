@@ -5,7 +5,7 @@ per-field state digests that hash logs and ``ropework replay`` compare.
     scene.restore("moment.snap")      # the level as the studio left it; stepping on gives the same bits
 
 The file format (docs/snapshots.md) is a magic line, a JSON header and raw little-endian
-array bytes: nothing in it is ever executed (no pickle), every length and offset is checked
+array bytes: nothing in it is ever executed (no object deserialisation), every length and offset is checked
 against the file before use, and the work of reading it is bounded by ``MAX_BYTES``.
 
 What is state is found, not listed: every dataclass component of every entity, each field
@@ -89,9 +89,12 @@ def fields(comp):
     plain values as JSON; derived fields (not plain data) are left out."""
     out = []
     for f in dataclasses.fields(comp):
+        v = getattr(comp, f.name)
+        if f.metadata.get("held") and dataclasses.is_dataclass(v):   # a component held in another
+            out.extend((f"{f.name}.{n}", x) for n, x in fields(v))     # (a body's Extras): its fields, by path
+            continue
         if not f.compare:            # declared no part of the component's value: a cache
             continue
-        v = getattr(comp, f.name)
         if _array_ok(v):
             out.append((f.name, v))
             continue
@@ -425,11 +428,17 @@ def _write(scene, header, arrays, plan, path) -> None:
             raise SnapshotError(path, f"entity {ent}: components {sorted(saved)} in the snapshot, "
                                       f"{sorted(comps)} in the level's build")
         for cname, fs in saved.items():
-            comp = comps[cname]
-            names = {f.name for f in dataclasses.fields(comp)}
-            for name, v in fs.items():
-                if name not in names:
-                    raise SnapshotError(path, f"{cname} has no field {name!r} (a snapshot of another version?)")
+            for dotted, v in fs.items():
+                comp, name = comps[cname], dotted
+                while "." in name:           # a field of a component held in this one
+                    head, name = name.split(".", 1)
+                    held = {f.name for f in dataclasses.fields(comp) if f.metadata.get("held")}
+                    inner = getattr(comp, head) if head in held else None
+                    if not dataclasses.is_dataclass(inner):
+                        raise SnapshotError(path, f"{cname} has no part {dotted!r} (a snapshot of another version?)")
+                    comp = inner
+                if name not in {f.name for f in dataclasses.fields(comp)}:
+                    raise SnapshotError(path, f"{cname} has no field {dotted!r} (a snapshot of another version?)")
                 cur = getattr(comp, name)
                 if isinstance(v, np.ndarray):
                     if isinstance(cur, np.ndarray) and cur.shape == v.shape and cur.dtype == v.dtype and cur.flags.writeable:

@@ -14,6 +14,7 @@ MAX_COLLIDERS = 256     # per layer: each is tested against every point in every
 MAX_CORNERS = 64        # a polygon's corners at most
 FRICTION = 0.5          # static coefficient by default: a rope rests on a slope up to atan(0.5) ≈ 27°
 SIZE = 1e5              # px: the largest radius or size a collider takes
+MIN_SIZE = 0.5          # px: the smallest: half a pixel, below which a collider draws as nothing
 CONVEX_EPS = 1e-6       # px²: a corner's cross product below this (of either sign) is a straight corner
 
 COLLIDER = table(
@@ -21,9 +22,9 @@ COLLIDER = table(
         "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES),
     Key("at", "pair", None, "centre (a plane: a point on its surface) as [x, y] fractions of the scene's "
         "width and height", lo=0.0, hi=1.0),
-    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=-SIZE, hi=SIZE),
+    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE),
     Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0]",
-        lo=-SIZE, hi=SIZE),
+        lo=MIN_SIZE, hi=SIZE),
     Key("angle", "float", 0.0, "rotation, degrees, clockwise on screen (a plane: its surface's tilt)",
         lo=-360.0, hi=360.0),
     Key("points", "pairs", [], "a polygon's corners, [x, y] px from `at` before rotation, in order around it "

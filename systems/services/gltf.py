@@ -376,7 +376,7 @@ class Reader:
             _fail(f"{path}.normalized", "expected false for float or unsigned-int components, found true")
         return a
 
-    def accessor(self, i: int, path: str, types: tuple[str, ...], ctypes: tuple[int, ...],
+    def accessor(self, i: int, path: str, types: tuple[str, ...], component_types: tuple[int, ...],
                  normalized: bool | None = None, indices: bool = False) -> np.ndarray:
         """Accessor i (named at ``path``) as float64 or int64 [count, width], decoded once; normalised
         integers scaled to 0..1 or −1..1. ``normalized``: the flag required (None: either)."""
@@ -384,8 +384,8 @@ class Reader:
         at = f"accessors[{i}]"
         if a["type"] not in types:
             _fail(f"{at}.type", f"expected {' or '.join(types)} for {path}, found {json.dumps(a['type'])}")
-        if a["componentType"] not in ctypes:
-            _fail(f"{at}.componentType", f"expected one of {', '.join(map(str, ctypes))} for {path}, "
+        if a["componentType"] not in component_types:
+            _fail(f"{at}.componentType", f"expected one of {', '.join(map(str, component_types))} for {path}, "
                   f"found {a['componentType']}")
         if normalized is not None and a["normalized"] != normalized:
             _fail(f"{at}.normalized", f"expected {json.dumps(normalized)} for {path}, found {json.dumps(a['normalized'])}")

@@ -49,7 +49,7 @@ def pictures(ctx, scene, band_rows=None):
 
 
 def strokes(scene):
-    (draw,) = [d for d in scene.draws if hasattr(d, "_gl")]
+    (draw,) = [d for d in scene.draws if type(d).__name__ == "DrawRopes"]
     return [s for s, _ in draw._gl.values()]
 
 
