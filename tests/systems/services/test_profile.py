@@ -165,7 +165,8 @@ def test_the_hardware_profile_strokes_a_curtain_as_triangles(scenes, gl_window, 
 def test_the_hardware_profile_has_the_gpu_make_the_lanyards_mips(scenes, gl_window, monkeypatch):
     """Under the hardware profile the CPU makes no mip level; the GPU's are in the texture all the same."""
     from pyglet import gl
-    from ropework.systems import draw_lanyard
+
+    from ropework.systems.lanyard import draw_lanyard
     made = []
     monkeypatch.setattr(draw_lanyard, "mip_levels", lambda rgba: made.append(rgba.shape) or [])
     for name, expect in (("hardware", False), ("software", True)):

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from ropework.components import Constraints, Forces, Pins, Points
-from ropework.components.card import Cadence, CardSpring
 from ropework.components.frame import STEP
+from ropework.components.lanyard import Cadence, CardSpring
 from ropework.kinds.lanyard import strap_start
 from ropework.schema import LevelError
 from tests import reference as ref
@@ -268,6 +268,7 @@ def _level(tmp_path, image: str, sub: str = "lv") -> str:
 ])
 def test_a_missing_bad_or_escaping_card_image_is_a_one_line_level_error(tmp_path, image, found):
     from PIL import Image
+
     from ropework.level import load
     (tmp_path / "outside.png").write_bytes(b"")
     lv = _level(tmp_path, image)
@@ -282,6 +283,7 @@ def test_a_missing_bad_or_escaping_card_image_is_a_one_line_level_error(tmp_path
 
 def test_a_card_image_inside_the_level_folder_is_used(scenes, tmp_path, gl_window):
     from PIL import Image
+
     from ropework.render import Offscreen
     lv = _level(tmp_path, "art/badge.png")
     (lv.parent / "art").mkdir()

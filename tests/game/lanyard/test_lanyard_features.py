@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from ropework.components.card import Breeze, CardFlip
+from ropework.components.lanyard import Breeze, CardFlip
 from ropework.level import load
 from ropework.render import Offscreen
 from ropework.schema import LevelError
@@ -192,7 +192,7 @@ def test_a_strap_image_repeats_along_the_strap(scenes, tmp_path, gl_window):
     x, y = pixel_of(s, parts(s)[0].pos[8])
     patch = img[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3].reshape(-1, 3)
     assert (patch[:, 1] > 120).all() and (patch[:, 0] < 80).all()     # the image's green, lit
-    from ropework.systems.draw_lanyard import DrawLanyard
+    from ropework.systems.lanyard.draw_lanyard import DrawLanyard
     drawer = next(d for d in s.draws if isinstance(d, DrawLanyard))
     (gl,) = drawer._gl.values()
     assert gl.strap_tile == pytest.approx(0.8)                        # 0.4 wide × 2:1 per repeat
@@ -216,7 +216,7 @@ def test_a_non_finite_strap_is_hung_again_straight_and_still(scenes, tmp_path):
 # ── sleep when calm ─────────────────────────────────────────────────────────
 
 def test_a_calm_lanyard_sleeps_exactly_still_and_a_grab_wakes_it(scenes, tmp_path):
-    from ropework.components.card import StrapSleep
+    from ropework.components.lanyard import StrapSleep
     s = scenes(level(tmp_path, sleep=True), size=SIZE)
     s.step(SETTLE * 2)
     (_, zz), = s.find(StrapSleep)
@@ -238,7 +238,7 @@ def test_a_calm_lanyard_sleeps_exactly_still_and_a_grab_wakes_it(scenes, tmp_pat
 
 
 def test_a_breeze_or_the_default_never_sleeps(scenes, tmp_path):
-    from ropework.components.card import StrapSleep
+    from ropework.components.lanyard import StrapSleep
     assert not scenes(level(tmp_path), size=SIZE).find(StrapSleep)
     s = scenes(level(tmp_path, sleep=True, breeze=1.0), size=SIZE)
     s.step(SETTLE * 2)

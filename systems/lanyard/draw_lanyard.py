@@ -16,7 +16,7 @@ Strap (the seed's ribbon): a uniform Catmull-Rom curve through the points,
 90° about Z, vertices at ± width/2; u runs 0 → 1 along the arc length (the
 seed's one texture along the strap, by length so a stretch does not slide
 the print), v across. The
-texture is the seed's woven band (`ropework.systems.services.lanyard_art.strap_texture`), repeating
+texture is the seed's woven band (`ropework.systems.lanyard.art.strap_texture`), repeating
 along, clamped across, mip-mapped and read through `ewa_like` (below), with its weave
 drawn every WEAVE_PITCH units instead of every 4 px of the canvas, so it shows at 1:1.
 
@@ -59,10 +59,9 @@ from pyglet import gl
 from pyglet.gl import GL_VIEWPORT, GLint, glGetIntegerv
 
 from ropework.components import Layer, Points
-from ropework.components.card import Card, CardFinish, CardLook, StrapLook
-from ropework.components.view3d import Camera, Lights
-from ropework.systems.services import camera as cam3
-from ropework.systems.services import lanyard_art as art
+from ropework.components.lanyard import Camera, Card, CardFinish, CardLook, Lights, StrapLook
+from ropework.systems.lanyard import art
+from ropework.systems.lanyard import camera as cam3
 from ropework.systems.services import profile
 from ropework.systems.services.colour import parse_colour
 from ropework.systems.services.gfx import Stream, forget_gone
@@ -543,7 +542,7 @@ class LanyardGL:
 
     def _load_model(self, card: Card, path: str) -> None:
         """The GLB card (already checked at load), fitted into the card's frame, as the part "model"."""
-        from ropework.systems.services import gltf
+        from ropework.systems.lanyard import gltf
         with open(path, "rb") as f:
             model = gltf.parse(f.read())
         verts = gltf.fit(model, card.size[0], card.size[1], card.drop)
@@ -905,7 +904,7 @@ class DrawLanyard:
     @staticmethod
     def _foil(ctx, gl: LanyardGL, frame, camera, model, rot) -> None:
         """The holographic foil: the card's faces again, their light added where the card already is."""
-        from pyglet import gl as raw                      # arcade.gl has no depth-function setter
+        from pyglet import gl as raw  # arcade.gl has no depth-function setter
         foil = gl.foil
         foil["u_vp"] = _mat4(cam3.view_projection(camera, frame.width, frame.height))
         foil["u_eye"] = tuple(float(v) for v in camera.eye)

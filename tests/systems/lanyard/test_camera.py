@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from ropework.components.view3d import Camera
-from ropework.systems.services import camera as cam3
+from ropework.components.lanyard import Camera
+from ropework.systems.lanyard import camera as cam3
 
 W, H = 1280, 720
 

@@ -5,12 +5,21 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
-from ropework.components.card import CardLook, StrapLook
+from ropework.components.lanyard import CardLook, StrapLook
 from ropework.level import resolve
-from ropework.systems.services import camera as cam3
 from ropework.render import Offscreen
-from ropework.systems.draw_lanyard import (DrawLanyard, card_meshes, catmull_rom, composite_taps, render_ratio, ribbon,
-                                          ribbon_indices, slab, source_box)
+from ropework.systems.lanyard import camera as cam3
+from ropework.systems.lanyard.draw_lanyard import (
+    DrawLanyard,
+    card_meshes,
+    catmull_rom,
+    composite_taps,
+    render_ratio,
+    ribbon,
+    ribbon_indices,
+    slab,
+    source_box,
+)
 from tests.conftest import LEVELS
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts, pixel_of
 
@@ -318,7 +327,7 @@ def test_the_composite_pairs_taps_only_where_texels_tile_each_pixel_exactly(taps
 def test_a_paired_tap_averages_the_four_texels_as_four_taps_do(scenes, gl_window):
     """One bilinear tap where 2×2 texels meet against the 2×2 taps at their centres, over random texels:
     the sampler's fixed-point weights may round the other way, by one level, never more."""
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     fw, fh = gl_window.get_framebuffer_size()
     s = scenes("lanyard.toml", size=(fw // 2, fh // 2))
     on_screen(gl_window, s)                                          # makes the layer's GL
@@ -369,7 +378,7 @@ def posed(scenes, gl_window, level, rot, size=(640, 360)):
 def test_untextured_parts_look_the_same_whatever_picture_is_bound(scenes, gl_window, monkeypatch):
     """The edge and the clip bind a 1×1 texture (the software rasteriser runs the shader's texture() either way): their
     colour must not depend on it — the same frame with the card's back picture bound there instead."""
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     s, off, blank = posed(scenes, gl_window, "badge.toml", EDGE_ON)
     layer_gl, = next(d for d in s.draws if isinstance(d, DrawLanyard))._gl.values()
     monkeypatch.setattr(dl.Shared, "blank", lambda self, ctx: layer_gl.back_tex)
@@ -397,7 +406,7 @@ def test_the_fat_faces_tile_the_fans_polygon_without_slivers_meeting(box, r):
     triangles (the fan's centre was shared by all of them: the software rasteriser shaded its blocks again and again)."""
     from collections import Counter
 
-    from ropework.systems.draw_lanyard import CORNER_STEPS
+    from ropework.systems.lanyard.draw_lanyard import CORNER_STEPS
     fan_v, fan_i = slab(*box, -0.04, 0.0, r, 0.035)["front"]
     fat_v, fat_i = slab(*box, -0.04, 0.0, r, 0.035, fat=True)["front"]
     assert np.array_equal(fan_v[:, :8], fat_v[:, :8])        # the same vertices: only the triangles change
@@ -432,7 +441,7 @@ def test_the_card_in_fat_triangles_is_the_fans_picture(scenes, gl_window, monkey
     badge's foil pass included)."""
     from functools import partial
 
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     _, _, fat = posed(scenes, gl_window, level, rot)
     monkeypatch.setattr(dl, "card_meshes", partial(dl.card_meshes, fat=False))
     _, _, fan = posed(scenes, gl_window, level, rot)
@@ -447,7 +456,7 @@ def test_culling_the_turned_away_face_changes_no_pixel(scenes, gl_window, monkey
     both faces drawn and the depth test left to hide one — at rest, from behind and edge-on."""
     from contextlib import nullcontext
 
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     s, off, culled = posed(scenes, gl_window, level, rot)
     monkeypatch.setattr(dl, "_culled", lambda ctx: nullcontext())
     off.render(s)
@@ -480,7 +489,8 @@ def _uv_map(texels_per_px: float, rot: float, squeeze: float, tex_size) -> np.nd
 def _filtered(ctx, tex, m: np.ndarray, fs_body: str) -> np.ndarray:
     """int[FILTER_PX, FILTER_PX, 3]: ``tex`` drawn through ``fs_body`` (sets `o` from u_tex at v_uv) under ``m``."""
     from arcade.gl import geometry
-    from ropework.systems import draw_lanyard as dl
+
+    from ropework.systems.lanyard import draw_lanyard as dl
     fs = ("#version 330\nuniform sampler2D u_tex;\nin vec2 v_uv;\nout vec4 o;\n" + dl._FILTER_GLSL
           + "\nvoid main() { " + fs_body + " }\n")
     prog = ctx.program(vertex_shader=_QUAD_VS, fragment_shader=fs)
@@ -505,7 +515,7 @@ def ewa_lod_reference(dx, dy, spread: float, share: float) -> float:
 
 
 def test_the_ewa_spread_is_the_weights_variance_over_the_disc():
-    from ropework.systems.draw_lanyard import EWA_ALPHA, ewa_spread
+    from ropework.systems.lanyard.draw_lanyard import EWA_ALPHA, ewa_spread
     g = np.linspace(-1, 1, 801)
     x, y = np.meshgrid(g, g)
     r2 = x * x + y * y
@@ -517,7 +527,7 @@ def test_the_ewa_spread_is_the_weights_variance_over_the_disc():
                                                (1.5, 0.0, 3.0), (2.1, 0.5, 6.0), (9.0, 0.2, 1.8)])
 def test_the_filters_lod_is_the_ewa_footprints(gl_window, tpp, rot, squeeze):
     # A texture whose every mip level is one grey, 28 × its level: a trilinear read shows its LOD as its value.
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     ctx = gl_window.ctx
     side = 256
     tex = ctx.texture((side, side), components=4, filter=(ctx.LINEAR_MIPMAP_LINEAR, ctx.LINEAR))
@@ -539,8 +549,8 @@ def test_the_card_art_reads_as_the_drivers_ewa_drew_it(gl_window):
     # and the 2×2 supersampling. A faced card reads as a plain trilinear read would (one read cannot
     # draw a Gaussian: the LOD that matches its variance is trilinear's own there); a turned one — its
     # footprint long — keeps EWA's blur along it, where trilinear's LOD from the long axis blurs both.
-    from ropework.systems import draw_lanyard as dl
-    from ropework.systems.services import lanyard_art as art
+    from ropework.systems.lanyard import art
+    from ropework.systems.lanyard import draw_lanyard as dl
     ctx = gl_window.ctx
     rgba = art.card_art((1.6, 2.25, 0.02), "ropework", "verlet rope · esper · arcade", "#f2efe8", "#1c1c1e", "#e8243c")
     h, w = rgba.shape[:2]
@@ -577,7 +587,7 @@ def _level_of(tex, level: int, shape) -> np.ndarray:
 def test_the_mip_levels_made_on_the_cpu_are_the_drivers(gl_window, shape):
     """`mip_levels` against glGenerateMipmap, level by level: the same bytes where a size is even, within
     1 (and rarely) where it is odd; and `upload_mips` puts every one of them into the texture."""
-    from ropework.systems.draw_lanyard import mip_levels, upload_mips
+    from ropework.systems.lanyard.draw_lanyard import mip_levels, upload_mips
     ctx = gl_window.ctx
     rng = np.random.default_rng(4)
     rgba = rng.integers(0, 256, (*shape, 4), dtype=np.uint8)

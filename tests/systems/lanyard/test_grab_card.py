@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from ropework.components import Grab, Layer, Pointer
-from ropework.components.card import Card
-from ropework.components.view3d import Camera
-from ropework.systems.services import camera as cam3
-from ropework.systems.grab_card import hits_card, proxy_corners
+from ropework.components.lanyard import Camera, Card
+from ropework.systems.lanyard import camera as cam3
+from ropework.systems.lanyard.grab_card import hits_card, proxy_corners
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 W, H = SIZE

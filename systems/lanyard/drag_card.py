@@ -13,7 +13,7 @@ from __future__ import annotations
 import esper
 
 from ropework.components import Points
-from ropework.components.card import Cadence, CardGrab
+from ropework.components.lanyard import Cadence, CardGrab
 
 
 class DragCard(esper.Processor):

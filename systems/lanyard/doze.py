@@ -17,7 +17,7 @@ import esper
 import numpy as np
 
 from ropework.components import Pins, Points
-from ropework.components.card import Breeze, Cadence, Card, CardGrab, StrapSleep
+from ropework.components.lanyard import Breeze, Cadence, Card, CardGrab, StrapSleep
 
 
 class Doze(esper.Processor):

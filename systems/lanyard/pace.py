@@ -14,7 +14,7 @@ from __future__ import annotations
 import esper
 
 from ropework.components import Pins, Points
-from ropework.components.card import Cadence
+from ropework.components.lanyard import Cadence
 
 
 class Pace(esper.Processor):

@@ -3,8 +3,8 @@ import esper
 import numpy as np
 
 from ropework.components import Frame, Pins, Points
-from ropework.components.card import Cadence
-from ropework.systems.pace import Pace
+from ropework.components.lanyard import Cadence
+from ropework.systems.lanyard.pace import Pace
 
 
 def test_weights_are_zero_between_own_steps_and_restored_from_the_pins():

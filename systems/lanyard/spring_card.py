@@ -29,7 +29,7 @@ import esper
 import numpy as np
 
 from ropework.components import Points
-from ropework.components.card import Cadence, Card, CardFlip, CardGrab, CardSpring
+from ropework.components.lanyard import Cadence, Card, CardFlip, CardGrab, CardSpring
 
 
 def spring_back(card: Card, s: CardSpring, vy: float, target_y: float = 0.0) -> None:

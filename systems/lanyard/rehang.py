@@ -16,7 +16,7 @@ import esper
 import numpy as np
 
 from ropework.components import Constraints, Pins, Points
-from ropework.components.card import Card, CardGrab
+from ropework.components.lanyard import Card, CardGrab
 
 
 def broken(pts: Points, card: Card) -> bool:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from ropework.systems.services.lanyard_art import card_art, strap_texture
+from ropework.systems.lanyard.art import card_art, strap_texture
 
 RED = [0xD9, 0x04, 0x29]
 BASE = [0x11, 0x11, 0x13]

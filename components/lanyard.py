@@ -1,8 +1,9 @@
-"""The lanyard's badge (seed 000, section 04): its pose, its spring, the hand that holds it, its look.
+"""The lanyard (seed 000, section 04): its badge's pose, spring, hand and look, and how its 3D layer is seen.
 
 The strap itself is an ordinary body (`Points` with d = 3, `Pins`, `Constraints`,
 `Forces`) stepped by the engine's integrate and relax systems; these components
-are what the badge adds on top. World space: scene units, y up (three.js).
+are what the badge adds on top, plus the perspective camera and lights of the
+lanyard's 3D layer. World space: scene units, y up (three.js).
 """
 from __future__ import annotations
 
@@ -210,3 +211,35 @@ class StrapSleep:
     still_spin: float
     calm: int = 0
     asleep: bool = False
+
+@dataclass
+class Camera:
+    """A perspective camera over the layer's whole viewport.
+
+    fov: vertical field of view, degrees; near, far: clip distances, scene units.
+    eye, target: float64[3] — where it stands and what it looks at, scene units
+    (world space: y up, the seed's three.js space). The aspect ratio is the
+    viewport's; `ropework.systems.lanyard.camera` turns this into matrices and pointer rays.
+    """
+
+    fov: float
+    near: float
+    far: float
+    eye: np.ndarray
+    target: np.ndarray
+
+
+@dataclass
+class Lights:
+    """An ambient term plus directional lights, in the seed's three.js units.
+
+    ambient: ambient intensity (three.js physical units: π lights an albedo to itself).
+    direction: float32[k, 3] — unit vectors toward each light (from its position, as
+    three.js directional lights point at the origin); colour: float32[k, 3] linear RGB;
+    intensity: float32[k].
+    """
+
+    ambient: float
+    direction: np.ndarray
+    colour: np.ndarray
+    intensity: np.ndarray

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from ropework.components.card import Card, CardGrab, CardSpring
-from ropework.systems.spring_card import spring_back, tilt
+from ropework.components.lanyard import Card, CardGrab, CardSpring
+from ropework.systems.lanyard.spring_card import spring_back, tilt
 
 SEED = dict(dt=1 / 60, ease_z=0.3, lift_gain=0.4, lift_max=0.3, omega_x2=45.0, omega_y2=20.0,
             drag=0.015, drag_base=0.01, keep_min=0.85)

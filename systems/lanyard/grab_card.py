@@ -25,11 +25,10 @@ import esper
 import numpy as np
 
 from ropework.components import Grab, Layer, Pointer, Points
-from ropework.components.card import Card, CardFlip, CardGrab
-from ropework.components.view3d import Camera
-from ropework.systems.services import camera as cam3
-from ropework.systems.services.hitquery import inside_outline
+from ropework.components.lanyard import Camera, Card, CardFlip, CardGrab
 from ropework.systems.input import claimed_above, release
+from ropework.systems.lanyard import camera as cam3
+from ropework.systems.services.hitquery import inside_outline
 
 _CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], np.float64)
 

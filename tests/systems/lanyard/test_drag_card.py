@@ -3,8 +3,8 @@ import esper
 import numpy as np
 
 from ropework.components import Points
-from ropework.components.card import Cadence, CardGrab
-from ropework.systems.drag_card import DragCard
+from ropework.components.lanyard import Cadence, CardGrab
+from ropework.systems.lanyard.drag_card import DragCard
 
 
 def test_the_last_point_moves_a_fixed_fraction_of_the_gap_after_integrate():

@@ -11,7 +11,7 @@ from PIL import Image
 
 from ropework.level import load
 from ropework.schema import LevelError
-from ropework.systems.services import gltf
+from ropework.systems.lanyard import gltf
 from tests.conftest import LEVELS
 from tests.lanyard import SIZE
 
@@ -128,7 +128,7 @@ def test_a_model_outside_the_level_folder_is_refused(tmp_path):
 
 def test_the_models_triangles_and_texture_reach_the_gpu(scenes, gl_window, tmp_path):
     from ropework.render import Offscreen
-    from ropework.systems.draw_lanyard import DrawLanyard
+    from ropework.systems.lanyard.draw_lanyard import DrawLanyard
     quad(tmp_path / "card.glb", png=png((10, 200, 90)), roughness=0.9)
     (tmp_path / "m.toml").write_text('theme = "dark"\n[[layer]]\nkind = "lanyard"\ncard_model = "card.glb"\n')
     s = scenes(tmp_path / "m.toml", size=SIZE, reduced_motion=True)
@@ -153,7 +153,7 @@ def test_the_models_triangles_and_texture_reach_the_gpu(scenes, gl_window, tmp_p
 
 def test_the_shipped_model_level_draws_all_its_triangles(scenes, gl_window):
     from ropework.render import Offscreen
-    from ropework.systems.draw_lanyard import DrawLanyard
+    from ropework.systems.lanyard.draw_lanyard import DrawLanyard
     s = scenes("model.toml", size=SIZE, reduced_motion=True)
     Offscreen(gl_window.ctx, SIZE).render(s)
     drawer = next(d for d in s.draws if isinstance(d, DrawLanyard))

@@ -18,7 +18,7 @@ import esper
 import numpy as np
 
 from ropework.components import Forces, Points
-from ropework.components.card import Breeze, Card, Cadence
+from ropework.components.lanyard import Breeze, Cadence, Card
 
 GUSTS = ((0.31, 1.0, 0.0), (0.77, 0.45, 1.3), (1.93, 0.2, 2.9))   # (Hz, share, phase rad): slow swells, faster flutter
 SIDE_SHARE = 0.35      # the wind toward/away from the camera, as a fraction of the sideways wind

@@ -61,7 +61,7 @@ def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
 
 
 def view_projection(cam, width: float, height: float) -> np.ndarray:
-    """float64[4, 4], read-only: world → clip for a `components.view3d.Camera` on a width×height viewport."""
+    """float64[4, 4], read-only: world → clip for a `components.lanyard.Camera` on a width×height viewport."""
     return _view_projection(float(cam.fov), float(cam.near), float(cam.far), _key(cam.eye), _key(cam.target),
                             float(width), float(height))
 
