@@ -286,7 +286,7 @@ def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
 
 def fill_sparks(scene) -> int:
     """Every slot of every spark pool alive (a pool is a ring buffer: full is its worst case)."""
-    from ropework.components.sparks import Sparks
+    from ropework.components.tendrils import Sparks
     total = 0
     for _, sp in scene.find(Sparks):
         alive = sp.life <= 0
@@ -316,7 +316,7 @@ def machine(ctx=None) -> str:
 def run(args) -> dict:
     from ropework.render import Offscreen, headless_window
     if getattr(args, "gpu_dots", False):
-        from ropework.systems import draw_dots
+        from ropework.systems.dotgrid import draw_dots
         draw_dots.splat_pays = lambda *a: False
     budget = QUICK if args.quick else FULL
     ctx = headless_window(*SIZE).ctx
@@ -408,7 +408,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene.close()
         for _label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
             scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
-            from ropework.components.dots import DotGrid
+            from ropework.components.dotgrid import DotGrid
             n = sum(g.n for _, g in scene.find(DotGrid))
             sc[f"{n:,} dots"] = (n, draw_calls(scene, off, ctx, driver(scene, None)))
             scene.close()
@@ -462,6 +462,7 @@ def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
     closed, open), so a change in the machine's load falls on both. ``levels``: "all" (every
     shipped level) or stems separated by commas."""
     import pyglet
+
     from ropework import level as levelmod
     from ropework.controller import Controller
     from ropework.render import Offscreen
@@ -564,6 +565,7 @@ def state_bytes(scene) -> int:
 def probe_memory() -> dict:
     """In a fresh process: the 100,000-point rope scene's state and GL bytes, and the peak RSS."""
     from arcade.gl import Buffer, Texture2D
+
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
 
@@ -644,7 +646,8 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
     pointer handlers, then the window closed. Returns the overlay's FPS figures, the frames
     counted from outside (a timestamp after every buffer swap) and CPU seconds per frame of
     this process (all its threads: Python, numba, the GL rasteriser) and of the X server."""
-    from ropework import cli, window as win_mod
+    from ropework import cli
+    from ropework import window as win_mod
     real_start = win_mod.PlayWindow.start
     out: dict = {"level": level}
 

@@ -20,11 +20,11 @@ PLAN = {
         'ropework.systems.relax._levels2': 0.37,
     },
     'dotgrid.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel': 0.64,
+        'ropework.systems.dotgrid.repel.repel': 0.64,
     },
     'jelly.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly_travel': 0.77,
-        'ropework.systems.repel.couple': 0.37,
+        'ropework.systems.dotgrid.repel.repel_jelly_travel': 0.77,
+        'ropework.systems.dotgrid.repel.couple': 0.37,
     },
     'landscape.toml: lanyard rehang pace input grab_card doze breeze integrate drag_card relax spring_card draw_lanyard': {
         'ropework.systems.integrate._integrated': 0.16,
@@ -45,7 +45,7 @@ PLAN = {
         'ropework.systems.integrate._integrated': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levelsd': 0.34,
-        'ropework.systems.repel.repel': 0.64,
+        'ropework.systems.dotgrid.repel.repel': 0.64,
     },
     'pegs.toml: cloth ropes input integrate relax draw_colliders draw_links draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.16,
@@ -54,7 +54,7 @@ PLAN = {
         'ropework.systems.relax._levels2': 0.37,
     },
     'pixels.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly': 0.58,
+        'ropework.systems.dotgrid.repel.repel_jelly': 0.58,
     },
     'rope.toml: ropes input integrate relax draw_colliders draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.16,
@@ -68,13 +68,13 @@ PLAN = {
         'ropework.systems.relax._levels2': 0.37,
     },
     'streaks.toml: dotgrid input ripple repel draw_dots': {
-        'ropework.systems.repel.repel_jelly_travel': 0.77,
+        'ropework.systems.dotgrid.repel.repel_jelly_travel': 0.77,
     },
     'tendrils.toml: tendrils autopilot orbit input electrify blow integrate relax emit_sparks fly_sparks draw_tendrils': {
         'ropework.systems.integrate._integrate2_extra': 0.31,
         'ropework.systems.relax._chains_narrow2': 0.96,
-        'ropework.systems.blow.blow': 0.15,
-        'ropework.systems.fly_sparks.fly': 0.1,
+        'ropework.systems.tendrils.blow.blow': 0.15,
+        'ropework.systems.tendrils.fly_sparks.fly': 0.1,
     },
     'wire.toml: ropes input integrate relax draw_colliders draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.16,

@@ -13,14 +13,12 @@ import esper
 import numpy as np
 
 from ropework.components import Constraints, Forces, Layer, PointerPins, Points, Ropes
-from ropework.components.autopilot import Autopilot
-from ropework.components.sparks import Sparks
-from ropework.components.tendrils import TendrilLook, Tendrils
-from ropework.systems.services.colour import parse_colour
+from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, kind
 from ropework.live import into
 from ropework.schema import Key, table
+from ropework.systems.services.colour import parse_colour
 
 ROPES = 16              # ropes in the bundle on a wide window
 POINTS = 38             # points of the longest rope; each rope has POINTS − U{0..SPREAD−1}

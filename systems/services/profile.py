@@ -93,7 +93,7 @@ class Profile:
     # systems/services/gfx.py (`cpu_paints`): when a Strokes body may be painted on the CPU rather than
     # drawn as triangles. None: never (a GPU's triangles are cheaper at any count).
     strokes: StrokeCosts | None
-    # systems/draw_dots.py (`splat_pays`): when a dense dot grid may be splatted on the CPU rather than
+    # systems/dotgrid/draw_dots.py (`splat_pays`): when a dense dot grid may be splatted on the CPU rather than
     # drawn as instanced quads. None: never.
     dots: DotCosts | None
 

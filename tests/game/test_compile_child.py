@@ -147,7 +147,7 @@ def test_kernels_of_one_system_compile_here_without_a_child(runs):
     process imported arcade lost (bench.cold_split pixels), so no child is forked."""
     _, got = runs["parallel pixels"]
     assert not got["child"]
-    assert got["compiled_here"] == ["ropework.systems.repel.repel_jelly"] and got["loaded"] == []
+    assert got["compiled_here"] == ["ropework.systems.dotgrid.repel.repel_jelly"] and got["loaded"] == []
 
 
 class _FakeChild:
@@ -221,6 +221,7 @@ def test_a_child_is_reaped_when_the_app_ignores_sigchld():
     """An embedding app that sets SIGCHLD to SIG_IGN has its children reaped by the system:
     os.wait4 then raised ChildProcessError out of `warm`. The pipe is closed all the same."""
     import signal
+
     from ropework.scene import CompileChild
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:

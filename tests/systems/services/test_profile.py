@@ -131,10 +131,10 @@ def test_the_comparison_sees_a_different_picture(scenes, gl_window):
 def test_the_hardware_profile_draws_a_dense_grid_as_quads_and_composites_nothing(scenes, gl_window, tmp_path):
     """The software profile splats a dense grid on the CPU and composites it by read-back; the hardware
     one draws every dot's quad. The pictures part by the GPU's 8-bit rounding between blends (the splat's
-    own tolerance, tests/systems/test_draw_dots_splat.py)."""
-    from ropework.systems import draw_dots
+    own tolerance, tests/systems/dotgrid/test_draw_dots_splat.py)."""
+    from ropework.systems.dotgrid import draw_dots
     from tests.dots import dot_level
-    from tests.systems.test_draw_dots_splat import LOOK, MAX_LEVELS, MEAN_LEVELS, SIZE, drive
+    from tests.systems.dotgrid.test_draw_dots_splat import LOOK, MAX_LEVELS, MEAN_LEVELS, SIZE, drive
     pictures, splats = {}, {}
     for name in ("software", "hardware"):
         scene = scenes(dot_level(tmp_path, gap=3.04, **LOOK), size=SIZE)

@@ -48,7 +48,7 @@ import esper
 import numpy as np
 from arcade.gl import BufferDescription
 
-from ropework.components.dots import DotColours, DotGrid, DotLook, DotSleep, DotStyle
+from ropework.components.dotgrid import DotColours, DotGrid, DotLook, DotSleep, DotStyle
 from ropework.components.render import Layer
 from ropework.systems.services import gfx, split
 from ropework.systems.services.canvas import BLIT_FS, BLIT_VS, Canvas, quantize, view

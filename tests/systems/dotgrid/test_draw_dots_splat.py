@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ropework.components.dots import DotGrid, DotSleep
+from ropework.components.dotgrid import DotGrid, DotSleep
 from ropework.render import Offscreen
-from ropework.systems import draw_dots
+from ropework.systems.dotgrid import draw_dots
 from tests.dots import dot_level, grid
 
 SIZE = (400, 300)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from ropework.components import Frame, Layer, Pointer
-from ropework.components.dots import Shockwaves
-from ropework.systems.ripple import Ripple
+from ropework.components.dotgrid import Shockwaves
+from ropework.systems.dotgrid.ripple import Ripple
 from tests.dots import dot_level, grid, rings, unit
 
 SIZE = (800, 600)

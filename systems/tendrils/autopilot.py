@@ -4,7 +4,7 @@ Reads: Autopilot, Pointer (events, idle, down), Frame. Writes: Pointer.x/y/insid
 Autopilot.active.
 
 After ``Autopilot.after`` seconds with no pointer event the pointer chases a
-slow Lissajous figure across the window (see `components.autopilot`) with a
+slow Lissajous figure across the window (see `components.tendrils.Autopilot`) with a
 first-order lag, so the ropes keep moving and the scene never freezes. Any real
 event takes over at once: this system runs before input, sees the queued event
 and stands aside, and the input system resets ``Pointer.idle``. It never runs
@@ -18,7 +18,7 @@ import math
 import esper
 
 from ropework.components import Pointer
-from ropework.components.autopilot import Autopilot
+from ropework.components.tendrils import Autopilot
 
 NEVER_INSIDE = -9000.0   # px: a pointer coordinate below this has never been over the window
 EPS = 1e-9               # s: idle time is a sum of float steps; 150 × 1/60 may fall short of 2.5

@@ -49,7 +49,7 @@ import esper
 import numba
 import numpy as np
 
-from ropework.components.dots import DotColours, DotGrid, DotSleep, Jelly, Repulsion, Shockwaves, TravellingRings
+from ropework.components.dotgrid import DotColours, DotGrid, DotSleep, Jelly, Repulsion, Shockwaves, TravellingRings
 from ropework.components.pointer import Pointer
 from ropework.systems.services.kernels import kernel
 

@@ -15,7 +15,7 @@ import esper
 import numpy as np
 
 from ropework.components import Points, Ropes
-from ropework.components.sparks import Sparks
+from ropework.components.tendrils import Sparks
 
 
 class EmitSparks(esper.Processor):

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from ropework.render import Offscreen
-from ropework.systems import draw_tendrils
-from ropework.systems.draw_tendrils import MAX_LIGHT_PIXELS, light_size
+from ropework.systems.tendrils import draw_tendrils
+from ropework.systems.tendrils.draw_tendrils import MAX_LIGHT_PIXELS, light_size
 
 
 def test_light_is_one_texel_a_pixel_until_the_scene_would_pass_the_cap():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import esper
 
-from ropework.components.sparks import Sparks
+from ropework.components.tendrils import Sparks
 from ropework.systems.services.kernels import kernel
 
 

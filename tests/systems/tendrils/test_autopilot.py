@@ -7,9 +7,9 @@ import esper
 import numpy as np
 
 from ropework.components import Frame, Pointer
-from ropework.components.autopilot import Autopilot
-from ropework.systems.autopilot import Steer, path
+from ropework.components.tendrils import Autopilot
 from ropework.systems.input import PointerInput
+from ropework.systems.tendrils.autopilot import Steer, path
 
 DT = 1 / 60
 

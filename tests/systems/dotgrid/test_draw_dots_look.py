@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ropework.components.dots import DotColours, DotSleep
+from ropework.components.dotgrid import DotColours, DotSleep
 from ropework.render import Offscreen
-from ropework.systems.draw_dots import GLOW_REACH
+from ropework.systems.dotgrid.draw_dots import GLOW_REACH
 from tests.dots import dot_level, grid
 
 SIZE = (400, 300)

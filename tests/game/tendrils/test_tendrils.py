@@ -7,9 +7,7 @@ import numpy as np
 import pytest
 
 from ropework.components import Constraints, Forces, Pointer, Points, Ropes
-from ropework.components.autopilot import Autopilot
-from ropework.components.sparks import Sparks
-from ropework.components.tendrils import TendrilLook, Tendrils
+from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
 from ropework.render import Offscreen
 from tests.conftest import LEVELS
 from tests.reference import relax_002

@@ -20,7 +20,7 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from ropework.components.dots import Shockwaves
+from ropework.components.dotgrid import Shockwaves
 from ropework.components.pointer import Pointer
 from ropework.components.render import Layer
 from ropework.systems.input import claimed_above

@@ -60,10 +60,9 @@ from arcade.gl import BufferDescription
 from pyglet import gl as gl_raw
 
 from ropework.components import Layer, Pointer, Points, Ropes
-from ropework.components.sparks import Sparks
-from ropework.components.tendrils import TendrilLook, Tendrils
-from ropework.systems.services import gfx
 from ropework.components.frame import STEP
+from ropework.components.tendrils import Sparks, TendrilLook, Tendrils
+from ropework.systems.services import gfx
 
 # The pointer glow: a radial gradient (canvas stops), rgba at radius fractions 0, 0.3, 1.
 GLOW_INNER = (1.0, 1.0, 1.0, 0.8)                 # white-hot centre

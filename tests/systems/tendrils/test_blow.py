@@ -8,8 +8,8 @@ import numpy as np
 
 from ropework.components import Forces, Frame, Pointer
 from ropework.components.tendrils import Tendrils
-from ropework.systems.blow import Blow
-from ropework.systems.electrify import Electrify
+from ropework.systems.tendrils.blow import Blow
+from ropework.systems.tendrils.electrify import Electrify
 
 
 def bundle(counts=(5, 7, 4)):

@@ -8,7 +8,7 @@ import numpy as np
 
 from ropework.components import Frame, PointerPins
 from ropework.components.tendrils import Tendrils
-from ropework.systems.orbit import Orbit
+from ropework.systems.tendrils.orbit import Orbit
 
 
 def test_offsets_turn_on_the_circle():

@@ -5,9 +5,9 @@ import esper
 import numpy as np
 
 from ropework.components import Frame, Points, Ropes
-from ropework.components.sparks import Sparks
-from ropework.systems.emit_sparks import EmitSparks
-from ropework.systems.fly_sparks import FlySparks
+from ropework.components.tendrils import Sparks
+from ropework.systems.tendrils.emit_sparks import EmitSparks
+from ropework.systems.tendrils.fly_sparks import FlySparks
 
 DT = 1 / 60
 

@@ -8,8 +8,7 @@ import pytest
 
 from ropework.components.frame import STEP
 from ropework.kinds import dotgrid
-from ropework.systems.repel import spring_step
-
+from ropework.systems.dotgrid.repel import spring_step
 from tests.dots import dot_level, grid, static_push, unit
 
 SIZE = (800, 600)

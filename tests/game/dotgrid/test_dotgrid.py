@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from ropework.components.dots import DotColours, DotStyle, Repulsion, Shockwaves
+from ropework.components.dotgrid import DotColours, DotStyle, Repulsion, Shockwaves
 from ropework.kinds import dotgrid
 from ropework.level import load
 from tests.conftest import LEVELS
