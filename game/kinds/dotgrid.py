@@ -19,7 +19,7 @@ from ropework.components.dotgrid import (
 )
 from ropework.components.render import Layer
 from ropework.cost import DRAW_NS_DOT, Work
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
 from ropework.systems.services.colour import parse_colour
@@ -208,17 +208,14 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     return esper.create_entity(grid, repulsion, rings, colours, style, look, DotSleep(), layer, *extra)
 
 
-def plugin() -> None:
-    """Register the dot grid toy (seed 000): its kind and the systems it brings."""
-    kind(Kind(
-        name="dotgrid",
-        doc="A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
-        work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
-        systems=("repel", "ripple", "draw_dots"),
-        counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
-        presets=PRESETS,
-        motion_note=MOTION_NOTE,
-    ))
+plugin = toy(Kind(
+    "dotgrid",
+    "A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
+    work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
+    systems=("repel", "ripple", "draw_dots"),
+    counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
+    presets=PRESETS,
+    motion_note=MOTION_NOTE,
+))

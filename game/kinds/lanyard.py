@@ -64,7 +64,7 @@ from ropework.components.lanyard import (
     StrapLook,
     StrapSleep,
 )
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.live import into, vector
 from ropework.schema import Key, LevelError, _num, table
 from ropework.systems.services.colour import parse_colour
@@ -460,18 +460,15 @@ def cursor(scene) -> str:
     return "grab" if not pressing and any(g.hover for g in cards) else "default"
 
 
-def plugin() -> None:
-    """Register the 3D lanyard toy (seed 000): its kind and the systems it brings."""
-    kind(Kind(
-        name="lanyard",
-        doc="A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
-        check=check,
-        systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
-                 "spring_card", "draw_lanyard"),
-        cursor=cursor,
-        motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
-                    "and spring-back stay",
-    ))
+plugin = toy(Kind(
+    "lanyard",
+    "A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
+    check=check,
+    systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
+             "spring_card", "draw_lanyard"),
+    cursor=cursor,
+    motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
+                "and spring-back stay",
+))
