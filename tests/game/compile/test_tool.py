@@ -4,7 +4,7 @@ from __future__ import annotations
 import tempfile
 
 import ropework.level
-from ropework import warm
+from ropework.compile import tool
 
 
 def test_the_plan_leaves_no_folder_of_compiled_kernels_behind(monkeypatch, tmp_path):
@@ -15,6 +15,6 @@ def test_the_plan_leaves_no_folder_of_compiled_kernels_behind(monkeypatch, tmp_p
     monkeypatch.setenv("ROPEWORK_CACHE_DIR", "unchanged")        # plan() sets it; restored after the test
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(ropework.level, "shipped", lambda: [])
-    text = warm.plan()
+    text = tool.plan()
     assert "PLAN = {" in text
     assert list(tmp_path.glob("ropework-plan-*")) == []

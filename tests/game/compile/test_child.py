@@ -1,4 +1,4 @@
-"""A first run's second process (ropework.scene.start_compile_child): it compiles its share of the
+"""A first run's second process (ropework.compile.start_compile_child): it compiles its share of the
 kernels into the cache while this one compiles the rest, and leaves the cache and the scene's
 bits as one process compiling everything would; killed, it leaves this process correct."""
 from __future__ import annotations
@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 _RUN = r"""
 import json, os, signal, sys
 from ropework.level import load, resolve
-from ropework.scene import Scene, start_compile_child, warm
+from ropework.compile import start_compile_child, warm
+from ropework.scene import Scene
 from ropework.systems.services import kernels
 lv = load(resolve(sys.argv[2]))
 how = sys.argv[1]
@@ -106,7 +107,7 @@ def test_a_hung_child_stalls_the_start_for_its_plans_time_not_five_minutes(runs)
     """rope's child compiles relax's kernels (1.22 CPU s in the plan): it is given 30 s and ten
     times their planned seconds (a slower, busier machine than the plan's), not the 300 s every
     child had."""
-    from ropework.kernel_plan import PLAN
+    from ropework.compile.plan import PLAN
     _, got = runs["parallel"]
     rope = next(plan for key, plan in PLAN.items() if key.startswith("rope.toml:"))
     relax = sum(s for n, s in rope.items() if ".relax." in n)
@@ -115,7 +116,7 @@ def test_a_hung_child_stalls_the_start_for_its_plans_time_not_five_minutes(runs)
 
 @pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the child is Linux's")
 def test_a_child_still_running_after_its_timeout_is_killed():
-    from ropework.scene import CompileChild
+    from ropework.compile import CompileChild
     pid, r = _spawn_child(60)
     t0 = time.perf_counter()
     child = CompileChild(pid, r, frozenset(), frozenset(), timeout=0.2)
@@ -167,7 +168,7 @@ class _FakeChild:
 
 
 def _warm_with_a_broken_partial(monkeypatch, error):
-    import ropework.scene as scene_mod
+    import ropework.compile.warming as warming
     from ropework.level import load, resolve
     from ropework.systems.services import kernels
     warmed = []
@@ -176,10 +177,10 @@ def _warm_with_a_broken_partial(monkeypatch, error):
         if skip:
             raise error
         warmed.append("full")
-    monkeypatch.setattr(scene_mod, "_warm_scene", warm_scene)
+    monkeypatch.setattr(warming, "warm_scene", warm_scene)
     monkeypatch.setattr(kernels, "remember", lambda *a: warmed.append("stamp"))   # the user's cache untouched
     child = _FakeChild()
-    return child, warmed, lambda: scene_mod.warm(load(resolve("rope")), child)
+    return child, warmed, lambda: warming.warm(load(resolve("rope")), child)
 
 
 def test_a_failing_partial_warm_waits_for_the_child_and_warms_in_full(monkeypatch):
@@ -222,7 +223,7 @@ def test_a_child_is_reaped_when_the_app_ignores_sigchld():
     os.wait4 then raised ChildProcessError out of `warm`. The pipe is closed all the same."""
     import signal
 
-    from ropework.scene import CompileChild
+    from ropework.compile import CompileChild
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
         pid, r = _spawn_child(0)
@@ -240,18 +241,19 @@ def test_a_child_is_reaped_when_the_app_ignores_sigchld():
 
 _CHILD_FAILS = r"""
 import os, sys
-import ropework.scene as scene_mod
+import ropework.compile.warming as warming
+from ropework.compile import start_compile_child
 from ropework.level import load, resolve
 parent = os.getpid()
 
 def warm_scene(level, skip=frozenset()):     # nothing compiles: only the child's failure matters
     if os.getpid() != parent:
         raise ValueError("no such kernel\nsecond line")
-scene_mod._warm_scene = warm_scene
+warming.warm_scene = warm_scene
 lv = load(resolve("rope"))
-child = scene_mod.start_compile_child(lv)
+child = start_compile_child(lv)
 assert child is not None
-scene_mod.warm(lv, child)
+warming.warm(lv, child)
 print(child.status, child.failure)
 """
 
