@@ -64,7 +64,7 @@ def run(args) -> None:
     ctx = win.ctx
     level = args.level or ROOT / "levels" / "tendrils.toml"
     scene = Scene.load(str(level), size=SIZE)
-    shipped = level.parent == ROOT / "levels"                     # its gallery script, or tests/drive.py's hand
+    shipped = level.parent == ROOT / "levels"                     # its gallery script, or ropework.testing.drive's hand
     drive = _sequence(scene, level) if args.sequence else driver(scene, level if shipped else None)
     warmup = 0 if args.sequence else WARMUP
     slot = next(k for k, d in enumerate(scene.draws) if isinstance(d, dt.DrawTendrils))

@@ -9,7 +9,7 @@ from ropework.components.frame import STEP
 from ropework.components.lanyard import Cadence, CardSpring
 from ropework.kinds.lanyard import strap_start
 from ropework.schema import LevelError
-from tests import reference as ref
+from ropework.testing import reference as ref
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 
 REST = 0.14
@@ -26,7 +26,7 @@ def spacing(pts: Points) -> np.ndarray:
 
 
 def seed_strap(pts: Points) -> ref.Strap000:
-    """Seed 000 §04's physicsStep() and card spring (tests/reference.py) on the engine's state."""
+    """Seed 000 §04's physicsStep() and card spring (game/testing/reference.py) on the engine's state."""
     return ref.Strap000(pts.pos.astype(float), pts.prev.astype(float), ANCHOR.astype(float))
 
 

@@ -9,8 +9,8 @@ import pytest
 from ropework.components import Constraints, Forces, Pointer, Points, Ropes
 from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
 from ropework.render import Offscreen
+from ropework.testing.reference import relax_002
 from tests.conftest import LEVELS
-from tests.reference import relax_002
 
 LEVEL = "tendrils.toml"
 
