@@ -1,4 +1,4 @@
-"""A first run's compile in one process or two (ropework.scene.start_compile_child): CPU seconds on the path to the first frame.
+"""A first run's compile in one process or two (ropework.compile.start_compile_child): CPU seconds on the path to the first frame.
 
     .venv/bin/python -m bench.cold_split tendrils rope lanyard --rounds 3
 
@@ -32,7 +32,7 @@ import json, sys, time
 wall0 = time.perf_counter()
 cpu = time.process_time
 from ropework.level import load, resolve
-from ropework.scene import compile_notice, start_compile_child, warm
+from ropework.compile import compile_notice, start_compile_child, warm
 lv = load(resolve(sys.argv[1]))
 notice = compile_notice(lv)
 child = start_compile_child(lv) if sys.argv[2] == "split" else None

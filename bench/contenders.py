@@ -9,7 +9,7 @@ one fixed step with `step()`, reports the ropes' point positions with `ropes_xy(
   installed, stepped through `esper.process(frame)`: the real per-step path.
 - `Pymunk`: pymunk chains of the same size — a dynamic body per free point, a
   `PinJoint` per segment, `space.iterations = K`, point 0 a static body.
-- `Reference`: the plain pure-Python port of the seeds' loop in tests/reference.py.
+- `Reference`: the plain pure-Python port of the seeds' loop in game/testing/reference.py.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ import pymunk
 from bench.workloads import DAMPING, DT, GRAVITY, Workload
 from ropework.components import Constraints, Forces, Frame, Pins, Points, Ropes
 from ropework.systems import pipeline
-from tests.reference import RefRope
-from tests.reference import step as ref_step
+from ropework.testing.reference import RefRope
+from ropework.testing.reference import step as ref_step
 
 WHOLE = 1.0             # WORKLOADS.md's rule: a pinned end gives its neighbour the whole correction
 VIEW = (1280.0, 720.0)  # px: the engine's frame size; no system reads it for a bare rope body

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.cull                        # every case below
     .venv/bin/python -m bench.cull --only giant,giant-8k --reps 3
 
-Each case is a level loaded headless, stepped a few steps with tests/drive.py's hand, then
+Each case is a level loaded headless, stepped a few steps with ropework.testing.drive's hand, then
 drawn whole again and again (one framebuffer: `render` and `ctx.finish()`; a picture of several
 `Offscreen` bands: every band drawn and read back, as `--record` does), the
 cull on and off in turn (A, B, A, B …, so both see the same load; "off" is `gfx.outcodes`
@@ -73,7 +73,7 @@ def main(argv=None) -> None:
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
     from ropework.systems.services import gfx
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     ctx = headless_window().ctx
     real = gfx.outcodes
     print(f"load {os.getloadavg()[0]:.1f} (1 min) at start", flush=True)

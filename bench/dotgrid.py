@@ -85,7 +85,7 @@ def drive(scene: Scene, k: int) -> None:
 
 
 def dots(scene: Scene) -> int:
-    from ropework.components.dots import DotGrid
+    from ropework.components.dotgrid import DotGrid
     return sum(g.n for _, g in scene.find(DotGrid))
 
 
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--features", action="store_true", help="the dot-grid keys instead of the seed's sizes")
     ap.add_argument("--compare", metavar="DRAW_DOTS_PY", type=Path,
-                    help="time and diff another systems/draw_dots.py (e.g. main's) against this tree's")
+                    help="time and diff another systems/dotgrid/draw_dots.py (e.g. main's) against this tree's")
     args = ap.parse_args(argv)
     warm, steps, frames = (20, 100, 40) if args.quick else (60, 600, 200)
     ctx = headless_window(*FRAME).ctx
@@ -184,7 +184,7 @@ def compare(tmp: Path, ctx, other: Path, reps: int) -> int:
 
     import numpy as np
 
-    from ropework.systems import draw_dots
+    from ropework.systems.dotgrid import draw_dots
     spec = importlib.util.spec_from_file_location("other_draw_dots", other)
     them = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(them)

@@ -18,7 +18,7 @@ While timed, every shipped level replays its gallery script (docs/scripts/NAME.t
 written for 480×270, scaled to the frame and looped), so ropes are dragged and thrown,
 tendrils whipped and electrified, the card flung and the dots swiped and clicked.
 The generated scenes (`bench/levels.py`: a 100,000-point rope scene, the scaling probes
-and, with `--only 1m`, the million-point curtain) are driven by tests/drive.py's scripted
+and, with `--only 1m`, the million-point curtain) are driven by game/testing/drive.py's scripted
 hand, the one the soak and the determinism tests use.
 
 Draw calls are `arcade.gl.Geometry.render` calls (game/stats.py `count_draws`),
@@ -90,7 +90,7 @@ BIG_SCENES = (   # (--only name, what the log calls it, its level text, its key 
 )
 MAX_BYTES_PER_POINT = 100      # target: state and GPU buffers per simulated point
 BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"   # the doc's generated section for this tool
-MEMORY_FRAMES = 90             # frames the memory probe plays: past tests/drive.py's first press ...
+MEMORY_FRAMES = 90             # frames the memory probe plays: past game/testing/drive.py's first press ...
 PRESS_FRAME = 60               # ... which is at this frame (the input system builds its hit index then)
 
 
@@ -159,7 +159,7 @@ def driver(scene, level: Path | None):
     events = gallery_events(level, (scene.width, scene.height)) if level is not None else None
     if events is not None:
         return lambda f: script.apply(scene, events.get(f % SCRIPT_LOOP, ()))
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     hand = Hand(scene.width, scene.height)
     return lambda f: hand.apply(scene, f)
 
@@ -286,7 +286,7 @@ def draw_calls(scene, off, ctx, drive, steps: int = 3, before_step=None) -> int:
 
 def fill_sparks(scene) -> int:
     """Every slot of every spark pool alive (a pool is a ring buffer: full is its worst case)."""
-    from ropework.components.sparks import Sparks
+    from ropework.components.tendrils import Sparks
     total = 0
     for _, sp in scene.find(Sparks):
         alive = sp.life <= 0
@@ -316,7 +316,7 @@ def machine(ctx=None) -> str:
 def run(args) -> dict:
     from ropework.render import Offscreen, headless_window
     if getattr(args, "gpu_dots", False):
-        from ropework.systems import draw_dots
+        from ropework.systems.dotgrid import draw_dots
         draw_dots.splat_pays = lambda *a: False
     budget = QUICK if args.quick else FULL
     ctx = headless_window(*SIZE).ctx
@@ -408,7 +408,7 @@ def measure(args, budget: Budget, ctx, off, rep: dict, tmp: Path) -> None:
             scene.close()
         for _label, gap in (("dots", None), ("dots", gen.gap_for(gen.BIG_DOTS, SIZE))):
             scene = Scene.load(gen.write(tmp / "dots.toml", gen.dot_level(gap)), size=SIZE)
-            from ropework.components.dots import DotGrid
+            from ropework.components.dotgrid import DotGrid
             n = sum(g.n for _, g in scene.find(DotGrid))
             sc[f"{n:,} dots"] = (n, draw_calls(scene, off, ctx, driver(scene, None)))
             scene.close()
@@ -462,6 +462,7 @@ def probe_studio(levels: str = "all", frames: int = STUDIO_FRAMES) -> dict:
     closed, open), so a change in the machine's load falls on both. ``levels``: "all" (every
     shipped level) or stems separated by commas."""
     import pyglet
+
     from ropework import level as levelmod
     from ropework.controller import Controller
     from ropework.render import Offscreen
@@ -564,6 +565,7 @@ def state_bytes(scene) -> int:
 def probe_memory() -> dict:
     """In a fresh process: the 100,000-point rope scene's state and GL bytes, and the peak RSS."""
     from arcade.gl import Buffer, Texture2D
+
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
 
@@ -640,11 +642,12 @@ def _xvfb_pid(display: str) -> int | None:
 def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None) -> dict:
     """In a fresh process with a real display: the game as a player runs it (`ropework.cli.main`,
     so `play()`, `PlayWindow`, `arcade.run()` and pyglet's own pacing), the F overlay on, the
-    level's gallery script (or tests/drive.py's hand) played in real time through the window's
+    level's gallery script (or ropework.testing.drive's hand) played in real time through the window's
     pointer handlers, then the window closed. Returns the overlay's FPS figures, the frames
     counted from outside (a timestamp after every buffer swap) and CPU seconds per frame of
     this process (all its threads: Python, numba, the GL rasteriser) and of the X server."""
-    from ropework import cli, window as win_mod
+    from ropework import cli
+    from ropework import window as win_mod
     real_start = win_mod.PlayWindow.start
     out: dict = {"level": level}
 
@@ -655,7 +658,7 @@ def probe_window(level: str, seconds: float, warmup: float, xvfb_pid: int | None
         events = gallery_events(path, (win.width, win.height)) if path.stem != "generated" else None
         hand = None
         if events is None:
-            from tests.drive import Hand
+            from ropework.testing.drive import Hand
             hand = Hand(win.width, win.height)
         t0 = time.perf_counter()
         state = {"f": 0, "down": False, "flips": [], "overlay": [], "cpu0": None}
@@ -853,7 +856,7 @@ def probe_shot(level: str, out: Path, steps: int = SHOT_STEPS) -> None:
     win = PlayWindow(SIZE, ctl.title)
     win.start(ctl)
     events = gallery_events(Path(level), SIZE) if Path(level).stem != "generated" else None
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     hand = Hand(*SIZE)
     for f in range(steps):
         win.dispatch_events()

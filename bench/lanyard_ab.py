@@ -1,9 +1,9 @@
 """The lanyard's drawing against another version of it, in one process: CPU a frame, interleaved, and the pictures.
 
-    .venv/bin/python -m bench.lanyard_ab OTHER/systems/draw_lanyard.py                 # lanyard, badge, model
-    .venv/bin/python -m bench.lanyard_ab OTHER/systems/draw_lanyard.py --only badge --rounds 16
+    .venv/bin/python -m bench.lanyard_ab OTHER/systems/lanyard/draw_lanyard.py                 # lanyard, badge, model
+    .venv/bin/python -m bench.lanyard_ab OTHER/systems/lanyard/draw_lanyard.py --only badge --rounds 16
 
-OTHER is another checkout's `systems/draw_lanyard.py` (e.g. `git show main:systems/draw_lanyard.py >
+OTHER is another checkout's `systems/lanyard/draw_lanyard.py` (e.g. `git show main:systems/lanyard/draw_lanyard.py >
 /tmp/old.py`). It is loaded beside this checkout's module and its `DrawLanyard` drawing methods, its
 `LanyardGL.composite_into` and programs built from its shaders take turns with this checkout's on
 the same scene and GL objects (textures, the layer framebuffer), each with its own card meshes
@@ -56,7 +56,7 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None, poses: bo
     from bench.frames import driver
     from ropework.render import Offscreen
     from ropework.scene import Scene
-    from ropework.systems import draw_lanyard as dl
+    from ropework.systems.lanyard import draw_lanyard as dl
     path = Path(level) if level.endswith(".toml") else ROOT / "levels" / f"{level}.toml"
     level = path.stem
     scene = Scene.load(path, size=(1280, 720), seed=1)
@@ -81,7 +81,8 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None, poses: bo
     # Each version draws its own card meshes (`card_meshes`: the faces' triangles are part of the cost);
     # a GLB card's "model" part is the file's, shared.
     from arcade.gl import BufferDescription
-    from ropework.components.card import Card
+
+    from ropework.components.lanyard import Card
 
     def geometry(verts, idx):
         return ctx.geometry([BufferDescription(ctx.buffer(data=verts.tobytes()), "3f 3f 2f",
@@ -180,7 +181,7 @@ def run_level(level: str, other, ctx, rounds: int, shots: Path | None, poses: bo
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.lanyard_ab", description=__doc__.splitlines()[0])
-    ap.add_argument("other", type=Path, help="another checkout's systems/draw_lanyard.py")
+    ap.add_argument("other", type=Path, help="another checkout's systems/lanyard/draw_lanyard.py")
     ap.add_argument("--only", default=",".join(LEVELS), help="comma-separated lanyard-family level stems")
     ap.add_argument("--rounds", type=int, default=12, help="timed blocks of each version")
     ap.add_argument("--poses", action="store_true", help="also compare the pictures with the card turned to POSES")

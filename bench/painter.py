@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.painter                                   # 100k and 1m, this checkout
     .venv/bin/python -m bench.painter --only 1m --ab /work/main --rounds 12
 
-Each scene is loaded headless at 1280×720 and played `--steps` steps with tests/drive.py's hand;
+Each scene is loaded headless at 1280×720 and played `--steps` steps with ropework.testing.drive's hand;
 its strokes are then painted again and again (`stroke_raster.paint`, into an off-screen
 framebuffer) with the positions of that step, and each kernel the painter hands to `split.run`
 (rope_gaps, sample_vertices, paint_band, the composite's `over`) is called on this thread and
@@ -53,7 +53,7 @@ def measure(level: str, painters: dict, steps: int, rounds: int) -> None:
     import numpy as np
     from ropework.scene import Scene
     from ropework.systems.services import gfx, split
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     win = arcade.Window(*SIZE, visible=False)
     ctx = win.ctx
     scene = Scene.load(level, size=SIZE, seed=1)

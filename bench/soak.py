@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.soak --steps 20000 rope.toml
     .venv/bin/python -m bench.soak --json /tmp/soak.json
 
-Each level is driven by the scripted hand of tests/drive.py (grabs, throws, clicks,
+Each level is driven by the scripted hand of game/testing/drive.py (grabs, throws, clicks,
 swipes, focus loss, and idle spells in which autopilots take over) and drawn into an
 off-screen framebuffer every `RENDER_EVERY` steps. Checked all along: every float array
 finite; after a warm-up, resident memory (/proc/self/statm) grows by less than
@@ -87,7 +87,7 @@ def soak(path, steps: int = STEPS, size=SIZE, render_every: int = RENDER_EVERY, 
     """Run one level; return its figures and a list of failures (empty: it passed)."""
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     ctx = ctx or headless_window().ctx
     scene = Scene.load(path, size=size)
     off = Offscreen(ctx, size)

@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
-    from ropework.systems import draw_dots
+    from ropework.systems.dotgrid import draw_dots
     from ropework.systems.services import canvas, split
     ctx = headless_window(*SIZE).ctx
     off = Offscreen(ctx, SIZE)

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.strokes                       # 100k, 1m, rope.toml, a 300-rope scene, tendrils
     .venv/bin/python -m bench.strokes --only 100k --shots /tmp/strokes   # also the two pictures and |difference|
 
-Each scene is loaded headless at 1280×720, played `--steps` steps with tests/drive.py's hand
+Each scene is loaded headless at 1280×720, played `--steps` steps with ropework.testing.drive's hand
 (the shipped levels: their gallery script), then drawn into one off-screen framebuffer
 again and again with `gfx.STROKES` forced to "gpu" and to "cpu" in turn (A, B, A, B …, so
 both see the same load): the figure is the median of each path's whole draw + `ctx.finish()`,
@@ -67,7 +67,7 @@ def measure(name: str, text, steps: int, rounds: int, shots: Path | None, tmp: P
     from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
     from ropework.systems.services import gfx
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     win = headless_window(*SIZE)
     ctx = win.ctx
     path = ROOT / "levels" / f"{name}.toml" if text is None else gen.write(tmp / f"{name}.toml", text())

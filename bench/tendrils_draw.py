@@ -10,7 +10,7 @@ tendrils.toml is loaded headless at 1280×720 and its gallery script played (ben
 step is drawn by each drawer in turn, into an off-screen framebuffer of its own, the order flipped every
 frame, so both see the same scene and the same load; each draw is fenced by `ctx.finish()`. The figure is
 the median of this process's CPU time per draw (every thread: the GL rasteriser's threads and the main
-thread, whose share is also given). `--against` loads the other checkout's systems/draw_tendrils.py as a
+thread, whose share is also given). `--against` loads the other checkout's systems/tendrils/draw_tendrils.py as a
 module beside ours (same components, same ropework). The pictures are compared every tenth frame: the
 largest per-channel difference and the most pixels differing (by any, by more than 8, by more than 32
 levels). `--png` saves every 60th frame (other | this) with a 4× crop of 80×60 px about its largest
@@ -42,7 +42,7 @@ WARMUP = 40             # frames played before timing: the trail and the spark p
 
 
 def _other_drawer(checkout: Path):
-    path = checkout / "systems" / "draw_tendrils.py"
+    path = checkout / "systems" / "tendrils" / "draw_tendrils.py"
     if not path.is_file():
         raise SystemExit(f"bench.tendrils_draw: {path}: no such file (--against takes a checkout's root)")
     spec = importlib.util.spec_from_file_location("ropework.systems._draw_tendrils_other", path)
@@ -53,17 +53,18 @@ def _other_drawer(checkout: Path):
 
 def run(args) -> None:
     import arcade
+
     from bench.frames import driver
     from ropework.render import Offscreen
     from ropework.scene import Scene
-    from ropework.systems import draw_tendrils as dt
     from ropework.systems.services import gfx
+    from ropework.systems.tendrils import draw_tendrils as dt
 
     win = arcade.Window(64, 64, visible=False)
     ctx = win.ctx
     level = args.level or ROOT / "levels" / "tendrils.toml"
     scene = Scene.load(str(level), size=SIZE)
-    shipped = level.parent == ROOT / "levels"                     # its gallery script, or tests/drive.py's hand
+    shipped = level.parent == ROOT / "levels"                     # its gallery script, or ropework.testing.drive's hand
     drive = _sequence(scene, level) if args.sequence else driver(scene, level if shipped else None)
     warmup = 0 if args.sequence else WARMUP
     slot = next(k for k, d in enumerate(scene.draws) if isinstance(d, dt.DrawTendrils))
@@ -167,8 +168,8 @@ def _phase(f: int) -> str:
 
 def _sequence(scene, level):
     """--sequence's driver: the pointer still where the script starts, the script once, then still again."""
-    from ropework import script
     from bench.frames import gallery_events
+    from ropework import script
     events = gallery_events(level, (scene.width, scene.height))
     start = events[0]
 

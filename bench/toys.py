@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import dotgrid  # noqa: E402
-from ropework.components.sparks import Sparks  # noqa: E402
+from ropework.components.tendrils import Sparks  # noqa: E402
 from ropework.scene import Scene  # noqa: E402
 
 WARM = 60     # steps before timing: numba caches load, pools fill

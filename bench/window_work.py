@@ -7,7 +7,7 @@
 `bench.frames --window` plays a scene in real time, so a slower checkout also runs more catch-up
 steps a frame (the clock keeps the physics real-time) and its CPU a frame mixes drawing with
 stepping; on a loaded machine the FPS figures swing ±20 % run to run. Here each frame is exactly
-one fixed step (tests/drive.py's scripted hand), the window's own `on_draw` with the F overlay,
+one fixed step (ropework.testing.drive's scripted hand), the window's own `on_draw` with the F overlay,
 and the buffer swap, in `PlayWindow` on Xvfb (software GL), so two checkouts do the same work and
 the figure is the game process's CPU (utime + stime, every thread: Python, numba, the GL rasteriser) per
 frame over the frames after the first 20, with the wall time beside it. A shipped level (its stem:
@@ -56,7 +56,7 @@ def probe(level: str, frames: int) -> None:
     ctl.toggle_stats()
     from bench.frames import driver   # after the window: importing bench.frames defaults ARCADE_HEADLESS on
     shipped = Path(level).parent == ROOT / "levels"
-    drive = driver(scene, Path(level) if shipped else None)     # the gallery script, or tests/drive.py's hand
+    drive = driver(scene, Path(level) if shipped else None)     # the gallery script, or ropework.testing.drive's hand
     c0 = t0 = 0.0
     for f in range(frames + SKIP):
         if f == SKIP:

@@ -1,4 +1,9 @@
-"""Tendrils: a bundle of ropes hanging from the pointer, each with its own gravity, wind and look."""
+"""The tendrils (seed 002): a bundle of ropes hanging from the pointer, the sparks its tips throw,
+and the virtual hand that moves the pointer when nobody does.
+
+Tendrils: each rope's gravity, wind and look. Sparks: a fixed pool of short-lived particles
+thrown off fast rope tips. Autopilot: the idle pointer's slow path.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -73,3 +78,76 @@ class TendrilLook:
     backdrop: tuple = (5 / 255, 5 / 255, 8 / 255, 1.0)
     pointer_glow: float = 40.0
     spark_size: float = 2.0
+
+
+@dataclass
+class Sparks:
+    """A ring buffer of ``size`` sparks; a new spark overwrites the oldest slot.
+
+    pos: float32[P, 2], px; vel: float32[P, 2], px/s; life: float32[P], seconds
+    left (≤ 0: the slot is free); rope: int32[P], the rope that threw it (its
+    colour). head: the slot the next spark is written to. The arrays are made
+    once at spawn and only ever written in place: no allocation per step.
+
+    threshold: tip speed above which a tip may throw a spark, px/s. chance: the
+    probability it does, per step. keep: fraction of the tip velocity a spark
+    takes; jitter: ± random px/s added per axis. life_min + U(0, life_spread):
+    a spark's life, s. gravity: px/s², down. drag: fraction of velocity kept per step.
+    """
+
+    pos: np.ndarray
+    vel: np.ndarray
+    life: np.ndarray
+    rope: np.ndarray
+    head: int = 0
+    threshold: float = 900.0
+    chance: float = 0.6
+    keep: float = 0.35
+    jitter: float = 100.0
+    life_min: float = 0.5
+    life_spread: float = 0.6
+    gravity: float = 600.0
+    drag: float = 0.98
+
+    @classmethod
+    def pool(cls, size: int, **params) -> "Sparks":
+        """An empty pool of ``size`` slots."""
+        return cls(pos=np.zeros((size, 2), np.float32), vel=np.zeros((size, 2), np.float32),
+                   life=np.zeros(size, np.float32), rope=np.zeros(size, np.int32), **params)
+
+    @property
+    def size(self) -> int:
+        return len(self.life)
+
+    @property
+    def live(self) -> int:
+        """How many slots hold a spark still alive."""
+        return int(np.count_nonzero(self.life > 0))
+
+
+@dataclass
+class Autopilot:
+    """After ``after`` seconds with no pointer event the pointer follows a slow path.
+
+    The path is a Lissajous figure over the window, at scene time t:
+        x = width  · (0.5 + ax · sin(fx · t))
+        y = height · (cy  + ay · sin(fy · t + phase))
+    and the pointer chases it with a first-order lag of ``ease`` seconds, never
+    faster than ``max_speed`` px/s, so the take-over is smooth and slow from
+    wherever the pointer was (the path itself moves at ≈ 120 px/s at most on a
+    1280×720 window). home: where the pointer
+    starts from if it has never been over the window, px. active: the autopilot
+    moved the pointer this step.
+    """
+
+    home: tuple
+    after: float = 2.5
+    ax: float = 0.32
+    fx: float = 0.27
+    cy: float = 0.42
+    ay: float = 0.18
+    fy: float = 0.41
+    phase: float = 0.9
+    ease: float = 0.6
+    max_speed: float = 200.0
+    active: bool = False

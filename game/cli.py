@@ -344,7 +344,7 @@ def _main(argv: list[str]) -> int:
         if args.record:
             from ropework.record import record
             from ropework import script
-            from ropework.scene import compile_notice, start_compile_child, warm
+            from ropework.compile import compile_notice, start_compile_child, warm
             lv = level_mod.load(path, args.size)
             if args.input:
                 script.parse(args.input)          # a bad script is refused before anything compiles
@@ -367,7 +367,8 @@ def _main(argv: list[str]) -> int:
             print(f"ropework: no display to open a window on; record instead: "
                   f"{prog()} {args.level or 'rope'} --record out.gif --frames 120", file=sys.stderr)
             return EXIT_BAD_INPUT
-        from ropework.scene import Scene, compile_notice, start_compile_child, warm
+        from ropework.compile import compile_notice, start_compile_child, warm
+        from ropework.scene import Scene
         from ropework.window import play
         notice = compile_notice(lv)
         child = None

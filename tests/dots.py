@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropework.components.dots import DotGrid, Shockwaves
+from ropework.components.dotgrid import DotGrid, Shockwaves
 
 
 def dot_level(tmp_path, theme: str = "dark", **keys) -> str:

@@ -4,9 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ropework.components import Points
-from ropework.components.card import Card, CardGrab
-from ropework.components.view3d import Camera
-from ropework.systems.services import camera as cam3
+from ropework.components.lanyard import Camera, Card, CardGrab
+from ropework.systems.lanyard import camera as cam3
 
 SIZE = (800, 600)
 SETTLE = 600   # steps (10 s): the strap's swing has died out

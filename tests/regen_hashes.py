@@ -1,7 +1,7 @@
 """Regenerate the determinism hashes: ``python -m tests.regen_hashes [LEVEL.toml ...]``.
 
 Runs every shipped level (or the ones named) for `STEPS` fixed steps at `SIZE` with the
-level's own seed, driven by the scripted hand of tests/drive.py, and writes each final
+level's own seed, driven by the scripted hand of game/testing/drive.py, and writes each final
 `Scene.state_hash()` to tests/determinism_hashes.json; tests/game/test_determinism.py
 checks them. Regenerate ONLY with a change that is meant to alter the physics (a new
 level, retuned constants, a changed system), and say so in that change's commit message;
@@ -25,7 +25,7 @@ STEPS = 10_000      # fixed steps per level: almost three minutes of play, seven
 def run(path, steps: int = STEPS, checkpoints=()) -> dict[int, str]:
     """{step: state hash} after each checkpoint step and after ``steps`` steps."""
     from ropework.scene import Scene
-    from tests.drive import Hand
+    from ropework.testing.drive import Hand
     scene = Scene.load(path, size=SIZE)
     hand = Hand(*SIZE)
     out = {}
@@ -55,7 +55,7 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         hashes[path.name] = run(path)[STEPS]
         print(f"{path.name:20s} {hashes[path.name][:16]}…  ({time.perf_counter() - t0:.1f} s)", flush=True)
-    data = {"size": list(SIZE), "steps": STEPS, "seed": "each level's own", "input": "tests/drive.py Hand",
+    data = {"size": list(SIZE), "steps": STEPS, "seed": "each level's own", "input": "game/testing/drive.py Hand",
             "hashes": dict(sorted(hashes.items()))}
     HASHES.write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {HASHES}")

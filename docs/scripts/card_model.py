@@ -2,9 +2,9 @@
 
     .venv/bin/python docs/scripts/card_model.py     # from the repository root
 
-The mesh is the drawn card's own slab (`ropework.systems.draw_lanyard.slab`) with
+The mesh is the drawn card's own slab (`ropework.systems.lanyard.draw_lanyard.slab`) with
 45° cut corners instead of round ones; the texture is drawn here with Pillow; the
-file is written by `ropework.systems.services.gltf.write`. Deterministic: the same
+file is written by `ropework.systems.lanyard.gltf.write`. Deterministic: the same
 bytes every run.
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from ropework.systems.draw_lanyard import merge, slab
-from ropework.systems.services import gltf
-from ropework.systems.services.lanyard_art import font
+from ropework.systems.lanyard import gltf
+from ropework.systems.lanyard.art import font
+from ropework.systems.lanyard.draw_lanyard import merge, slab
 
 OUT = Path(__file__).resolve().parents[2] / "levels" / "badge-card.glb"
 W, H, T = 0.054, 0.086, 0.0008   # metres: a CR80 card (glTF's unit), portrait

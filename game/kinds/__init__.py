@@ -4,8 +4,8 @@ A kind is a toy's unit: its keys (a `schema.Table`), a ``spawn`` function that
 creates its entities in the current esper world, the systems it brings into a
 scene (`ropework.systems.FRAME` names, or a plugin's), what the statistics
 overlay counts for it, and the pointer's shape over it. Each built-in toy
-registers its kind from a ``plugin()`` function, the same call a third-party
-plugin makes (`ropework.plugins`). Level files name kinds only by these names:
+registers its kind from a ``plugin()`` function made by `toy`, which calls
+`kind` as a third-party plugin does (`ropework.plugins`). Level files name kinds only by these names:
 opening a level can never import code.
 """
 from __future__ import annotations
@@ -54,8 +54,24 @@ _loaded = False
 
 
 def kind(k: Kind) -> Kind:
+    """Register ``k`` under its name (a later registration of the name replaces it)."""
     KINDS[k.name] = k
     return k
+
+
+def toy(k: Kind) -> Callable[[], None]:
+    """The ``plugin()`` of a toy that is one kind: a function registering ``k`` with `kind`.
+
+    Each built-in toy's module ends with ``plugin = toy(Kind(...))``; a third-party package
+    whose plugin only adds a kind can name such a function in its entry point, and one that
+    also adds systems calls `kind` from its own ``plugin()`` (examples/ropework-tearing).
+    """
+    def plugin() -> None:
+        kind(k)
+
+    plugin.__doc__ = f"Register the {k.name} kind and the systems it brings: {', '.join(k.systems) or 'none'}."
+    plugin.__qualname__ = plugin.__name__ = "plugin"
+    return plugin
 
 
 def load_builtin() -> None:

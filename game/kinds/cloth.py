@@ -7,7 +7,7 @@ import numpy as np
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
 from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.kinds import ropes as rope_defaults
 from ropework.live import into
 from ropework.schema import Key, table
@@ -122,18 +122,15 @@ def work(cfg: dict, w: float, h: float) -> Work:
     return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_MESH, draw_ns=n * DRAW_NS_LINK)
 
 
-def plugin() -> None:
-    """Register the cloth toy: its kind and the systems it brings."""
-    kind(Kind(
-        name="cloth",
-        doc="A hanging cloth: a grid of Verlet points joined by distance constraints; grab and throw it.",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
-        work=work,
-        check=lambda cfg, level, key_path: solve_keys.check(cfg, level, key_path),
-        systems=("input", "integrate", "relax", "draw_colliders", "draw_links"),
-        # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
-        motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
-        still_when_reduced=True,
-    ))
+plugin = toy(Kind(
+    "cloth",
+    "A hanging cloth: a grid of Verlet points joined by distance constraints; grab and throw it.",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
+    work=work,
+    check=lambda cfg, level, key_path: solve_keys.check(cfg, level, key_path),
+    systems=("input", "integrate", "relax", "draw_colliders", "draw_links"),
+    # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
+    motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
+    still_when_reduced=True,
+))

@@ -6,14 +6,23 @@ import math
 import esper
 import numpy as np
 
-from ropework.components.dots import (DotColours, DotGrid, DotLook, DotSleep, DotStyle, Jelly, Repulsion,
-                                      Shockwaves, TravellingRings)
+from ropework.components.dotgrid import (
+    DotColours,
+    DotGrid,
+    DotLook,
+    DotSleep,
+    DotStyle,
+    Jelly,
+    Repulsion,
+    Shockwaves,
+    TravellingRings,
+)
 from ropework.components.render import Layer
-from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_DOT, Work
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
+from ropework.systems.services.colour import parse_colour
 
 
 def rgb(colour: str) -> np.ndarray:
@@ -188,7 +197,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
                    shape=cfg["shape"], intro=0.0 if calm or frame.relaid else cfg["intro"])   # on load only
     extra = []
     if dynamic:
-        from ropework.systems.repel import spring_constants, spring_step   # kernels only for a jelly grid
+        from ropework.systems.dotgrid.repel import spring_constants, spring_step  # kernels only for a jelly grid
         k, c = (spring_constants(cfg["bounce"], cfg["return_duration"]) if cfg["return_duration"] > 0.0
                 else (cfg["spring"], cfg["spring_damping"]))
         extra.append(Jelly(step=spring_step(k, c, frame.dt), tension=cfg["tension"],
@@ -199,17 +208,14 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     return esper.create_entity(grid, repulsion, rings, colours, style, look, DotSleep(), layer, *extra)
 
 
-def plugin() -> None:
-    """Register the dot grid toy (seed 000): its kind and the systems it brings."""
-    kind(Kind(
-        name="dotgrid",
-        doc="A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
-        work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
-        systems=("repel", "ripple", "draw_dots"),
-        counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
-        presets=PRESETS,
-        motion_note=MOTION_NOTE,
-    ))
+plugin = toy(Kind(
+    "dotgrid",
+    "A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
+    work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
+    systems=("repel", "ripple", "draw_dots"),
+    counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
+    presets=PRESETS,
+    motion_note=MOTION_NOTE,
+))

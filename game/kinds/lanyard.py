@@ -4,7 +4,7 @@ The strap is an ordinary Verlet body in three dimensions — `Points` with d = 3
 the anchor held by `Pins`, a chain of `Constraints`, `Forces` with gravity along
 −y — so the engine's integrate and relax systems step it like any rope. World
 space is the seed's three.js space: scene units, y up, a perspective camera at
-(0, 0, 30) looking at the origin. The badge (`components.card`) rides the last
+(0, 0, 30) looking at the origin. The badge (`components.lanyard`) rides the last
 point; grab_card, drag_card and spring_card move it; draw_lanyard renders it.
 
 The start is the seed's pose — a straight strap from the anchor at `start_angle`
@@ -16,7 +16,7 @@ naturally from the upper right off-screen" and fall in, and that is what this do
 
 Held, the card keeps its pose and spin as the seed's does (its spring runs only
 when not dragging); ``tilt_while_held = true`` tilts it with the hand instead and
-carries that spin into the release (see `ropework.systems.spring_card`).
+carries that spin into the release (see `ropework.systems.lanyard.spring_card`).
 
 Low power (the seed's mobile mode): fewer nodes and a 1/30 s step. The engine
 steps at 1/60 s, so the strap takes one step every `low_power_every` engine
@@ -49,14 +49,25 @@ import numpy as np
 from PIL import Image
 
 from ropework.components import Constraints, Forces, Layer, Pins, Pointer, Points, Ropes
-from ropework.components.card import (Breeze, Cadence, Card, CardFinish, CardFlip, CardGrab, CardLook,
-                                      CardSpring, StrapLook, StrapSleep)
-from ropework.components.view3d import Camera, Lights
 from ropework.components.frame import STEP
-from ropework.systems.services.colour import parse_colour
-from ropework.kinds import Kind, kind
+from ropework.components.lanyard import (
+    Breeze,
+    Cadence,
+    Camera,
+    Card,
+    CardFinish,
+    CardFlip,
+    CardGrab,
+    CardLook,
+    CardSpring,
+    Lights,
+    StrapLook,
+    StrapSleep,
+)
+from ropework.kinds import Kind, toy
 from ropework.live import into, vector
 from ropework.schema import Key, LevelError, _num, table
+from ropework.systems.services.colour import parse_colour
 
 # Strap physics (the seed's constants, scene units with y up).
 NODES = 25                 # points in the strap; more bends smoother and costs more
@@ -316,7 +327,7 @@ MAX_DECODED = 64                  # stamps kept: oldest dropped first
 
 def check_model(cfg: dict, level: Path, key_path: str) -> None:
     """``card_model``: a GLB inside the level's folder that `gltf.parse` reads; else one LevelError line."""
-    from ropework.systems.services import gltf
+    from ropework.systems.lanyard import gltf
     what = "a glTF 2.0 binary (.glb) card model"
     target = check_png(cfg, "card_model", level, key_path, what)
     if target is None:
@@ -360,7 +371,7 @@ def hang_at_rest(points: Points, con: Constraints, forces: Forces, steps: int) -
     is stored per strap step, so the engine's dt serves at any cadence); the last
     step's velocity is then dropped, so the strap starts exactly at rest.
     """
-    from ropework.systems.integrate import integrate   # kernels only when a strap is laid out
+    from ropework.systems.integrate import integrate  # kernels only when a strap is laid out
     from ropework.systems.relax import relax
     down = points.pos[0].copy()
     down[1] -= 1.0                                # strap_start's direction at 180° from up, exactly
@@ -449,18 +460,15 @@ def cursor(scene) -> str:
     return "grab" if not pressing and any(g.hover for g in cards) else "default"
 
 
-def plugin() -> None:
-    """Register the 3D lanyard toy (seed 000): its kind and the systems it brings."""
-    kind(Kind(
-        name="lanyard",
-        doc="A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
-        check=check,
-        systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
-                 "spring_card", "draw_lanyard"),
-        cursor=cursor,
-        motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
-                    "and spring-back stay",
-    ))
+plugin = toy(Kind(
+    "lanyard",
+    "A 3D badge on a woven strap hanging from the top: grab it, drag, throw; it springs back (seed 000).",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: cfg["low_power_nodes"] if cfg["low_power"] else cfg["nodes"],
+    check=check,
+    systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
+             "spring_card", "draw_lanyard"),
+    cursor=cursor,
+    motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
+                "and spring-back stay",
+))

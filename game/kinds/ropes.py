@@ -9,7 +9,7 @@ import numpy as np
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
 from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
 from ropework.kinds import colliders, solve_keys
@@ -208,18 +208,15 @@ def work(cfg: dict, w: float, h: float) -> Work:
     return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * DRAW_NS_STROKE)
 
 
-def plugin() -> None:
-    """Register the Verlet rope toy (seed 001): its kind and the systems it brings."""
-    kind(Kind(
-        name="ropes",
-        doc="Verlet ropes hanging from a rail: grab, drag and throw them (seed 001).",
-        schema=SCHEMA,
-        spawn=spawn,
-        points=lambda cfg, w, h: most_points(cfg),
-        weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
-        check=check,
-        work=work,
-        systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes"),
-        motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
-        still_when_reduced=True,
-    ))
+plugin = toy(Kind(
+    "ropes",
+    "Verlet ropes hanging from a rail: grab, drag and throw them (seed 001).",
+    SCHEMA, spawn,
+    points=lambda cfg, w, h: most_points(cfg),
+    weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
+    check=check,
+    work=work,
+    systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes"),
+    motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
+    still_when_reduced=True,
+))

@@ -13,14 +13,12 @@ import esper
 import numpy as np
 
 from ropework.components import Constraints, Forces, Layer, PointerPins, Points, Ropes
-from ropework.components.autopilot import Autopilot
-from ropework.components.sparks import Sparks
-from ropework.components.tendrils import TendrilLook, Tendrils
-from ropework.systems.services.colour import parse_colour
+from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
-from ropework.kinds import Kind, kind
+from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
+from ropework.systems.services.colour import parse_colour
 
 ROPES = 16              # ropes in the bundle on a wide window
 POINTS = 38             # points of the longest rope; each rope has POINTS − U{0..SPREAD−1}
@@ -247,20 +245,17 @@ def work(cfg: dict, w: float, h: float) -> Work:
     return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * STROKES_PER_LINK * DRAW_NS_STROKE)
 
 
-def plugin() -> None:
-    """Register the Tendrils toy (seed 002): its kind and the systems it brings."""
-    kind(Kind(
-        name="tendrils",
-        doc="Glowing ropes pinned to the pointer: whip them into sparks, hold to electrify (seed 002).",
-        schema=SCHEMA,
-        spawn=spawn,
-        # a resize can cross narrow_below either way: cap the larger of the two bundles
-        points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
-        work=work,
-        systems=("autopilot", "orbit", "input", "electrify", "blow", "integrate", "relax",
-                 "emit_sparks", "fly_sparks", "draw_tendrils"),
-        counts=(("sparks", Sparks, lambda c: int(np.count_nonzero(c.life > 0))),),
-        themes=("dark",),
-        theme_note="its glow is light added onto its own dark backdrop, as seed 002 draws it",
-        motion_note="the wind, the wave, the sparks and the autopilot stop; the ropes still follow the pointer",
-    ))
+plugin = toy(Kind(
+    "tendrils",
+    "Glowing ropes pinned to the pointer: whip them into sparks, hold to electrify (seed 002).",
+    SCHEMA, spawn,
+    # a resize can cross narrow_below either way: cap the larger of the two bundles
+    points=lambda cfg, w, h: max(r * n for r, n in (shape(cfg, 0.0), shape(cfg, math.inf))),
+    work=work,
+    systems=("autopilot", "orbit", "input", "electrify", "blow", "integrate", "relax",
+             "emit_sparks", "fly_sparks", "draw_tendrils"),
+    counts=(("sparks", Sparks, lambda c: int(np.count_nonzero(c.life > 0))),),
+    themes=("dark",),
+    theme_note="its glow is light added onto its own dark backdrop, as seed 002 draws it",
+    motion_note="the wind, the wave, the sparks and the autopilot stop; the ropes still follow the pointer",
+))

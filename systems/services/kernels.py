@@ -150,7 +150,7 @@ def cold(key: str, modules, plan=None) -> list[str]:
     """Names of the kernels a scene ``key`` uses that have no machine code on disk (they compile on first call).
 
     Which kernels a scene calls is known once it has run (`remember`), and for a shipped
-    level before that from ``plan`` (the names in its shipped plan, `ropework.kernel_plan`); for
+    level before that from ``plan`` (the names in its shipped plan, `ropework.compile.plan`); for
     any other scene, every kernel defined in its systems' ``modules`` counts.
     """
     mods = set(modules)
@@ -165,7 +165,7 @@ def cold(key: str, modules, plan=None) -> list[str]:
 def unsaved(names):
     """Within the block, the kernels named in ``names`` compile for this process alone: they
     write no machine code to the cache. Two processes compiling one scene's kernels at once
-    (`ropework.scene.CompileChild`) so leave each kernel one writer: numba's index of a kernel is
+    (`ropework.compile.CompileChild`) so leave each kernel one writer: numba's index of a kernel is
     read, extended and rewritten by whoever saves, so two writers of one kernel at once could
     pair an entry with the other's file. Only ropework's dispatchers change (an attribute of
     each one's cache object), never numba's classes."""
@@ -200,7 +200,7 @@ def remember(key: str, modules, since: dict, plan=None) -> None:
     for `cold`. Only those: a kernel another scene of this process compiled (``python -m
     ropework.warm`` warms every level in one process) is not this scene's. Levels of one key
     (the same kinds and systems) add up within a process, so a second one that finds every
-    kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`ropework.kernel_plan`:
+    kernel compiled does not empty the first one's stamp. A shipped level's ``plan`` (`ropework.compile.plan`:
     exactly what its scene calls) is noted whole: a kernel it shares with a scene warmed before
     it in the process loads nothing new, and would otherwise be missing from its stamp, so a
     changed source would recompile it with no notice and no second process."""

@@ -81,7 +81,7 @@ class Profile:
     # their resolve at every swap cost more than the scene (43 → 8 ms of CPU a frame for the rope level,
     # 66 → 36 ms for tendrils, bench.frames --window). Hardware: 4, nearly free.
     window_samples: int
-    # systems/draw_lanyard.py: mip levels made on the CPU (`mip_levels`, the software rasteriser's own
+    # systems/lanyard/draw_lanyard.py: mip levels made on the CPU (`mip_levels`, the software rasteriser's own
     # filter, byte for byte at even sizes) instead of glGenerateMipmap. Software: its own took 0.15-0.19 s
     # a texture (its blit's set-up) at every lanyard start. Hardware: the GPU makes them in microseconds.
     cpu_mips: bool
@@ -93,7 +93,7 @@ class Profile:
     # systems/services/gfx.py (`cpu_paints`): when a Strokes body may be painted on the CPU rather than
     # drawn as triangles. None: never (a GPU's triangles are cheaper at any count).
     strokes: StrokeCosts | None
-    # systems/draw_dots.py (`splat_pays`): when a dense dot grid may be splatted on the CPU rather than
+    # systems/dotgrid/draw_dots.py (`splat_pays`): when a dense dot grid may be splatted on the CPU rather than
     # drawn as instanced quads. None: never.
     dots: DotCosts | None
 

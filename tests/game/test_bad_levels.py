@@ -367,7 +367,7 @@ def test_file_paths_cannot_leave_the_level_folder(tmp_path, kind, key):
         refused(write(doc, folder=folder), (1280, 720), f"layer[0].{key}", "expected", "found")
     good = "art/inside.png"
     if key.endswith("_model"):                      # a model key takes a GLB, not a picture
-        from ropework.systems.services import gltf
+        from ropework.systems.lanyard import gltf
         good = "art/inside.glb"
         gltf.write(folder / good, [[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2])
     doc = g.minimal_level(kind)

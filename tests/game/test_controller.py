@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from ropework.components import Pins, Points
 from ropework import level
+from ropework.components import Pins, Points
 from ropework.components.frame import STEP
 from ropework.controller import BANNER_SECONDS, HINT, HINT_SECONDS, Controller
 from ropework.render import Offscreen
@@ -202,7 +202,7 @@ def test_element_counts_and_draw_calls(scenes, gl_window):
 def test_a_splatted_dot_grid_counts_its_composite_as_a_draw_call(scenes, gl_window, tmp_path, monkeypatch):
     """A dense grid painted on the CPU reaches the framebuffer in one read-back composite, without a
     Geometry: the overlay says 1 draw call, not 0."""
-    from ropework.systems import draw_dots
+    from ropework.systems.dotgrid import draw_dots
     from tests.dots import dot_level
     monkeypatch.setattr(draw_dots, "splat_pays", lambda *a: True)
     dots = scenes(dot_level(tmp_path, gap=12), size=(480, 270))

@@ -1,6 +1,6 @@
 """Same level + seed + scripted input ⇒ the same state, bit for bit, after 10,000 steps.
 
-Every shipped level is driven by the scripted hand (tests/drive.py: grabs, drags, throws,
+Every shipped level is driven by the scripted hand (game/testing/drive.py: grabs, drags, throws,
 clicks, swipes, focus loss, idle spells) and its final `Scene.state_hash()` must equal the
 one committed in tests/determinism_hashes.json. A level with no hash fails until one is made.
 

@@ -32,10 +32,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ropework.components import Bounds, Constraints, Pins, Points
-from ropework.components.sparks import Sparks
 from ropework import level
 from ropework.clock import Clock
+from ropework.components import Bounds, Constraints, Pins, Points
+from ropework.components.tendrils import Sparks
 from ropework.scene import Scene
 from ropework.schema import LevelError
 

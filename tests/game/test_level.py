@@ -35,7 +35,7 @@ def test_a_repeated_rope_table_is_its_ropes_written_out(tmp_path):
     """``count``/``every`` declare the same ropes as one table each: same arrays, same state after
     play (the order too: a table's ropes in place, in anchor order, before the next table's)."""
     from ropework.scene import Scene
-    from tests import drive
+    from ropework.testing import drive
     head = '[[layer]]\nkind = "ropes"\n'
     tables = [(0.1, 4, 0.05, 12, "#ff6600", 1.5), (0.9, 1, 0.0, 9, "#00d4ff", 2.4), (0.8, 3, -0.2, 15, "#c5ff3b", 3.0)]
     compact = head + "".join(f'[[layer.rope]]\nanchor = {a}\ncount = {n}\nevery = {e}\npoints = {p}\n'

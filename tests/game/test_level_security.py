@@ -96,7 +96,6 @@ DANGEROUS = re.compile(r"(?<![.\w])(eval|exec|compile|__import__)\s*\(|import_mo
 ALLOWED = {
     ("game/kinds/__init__.py", "import_module"),   # the built-in toys' modules, a constant tuple
     ("systems/pipeline.py", "import_module"),      # the FRAME table's modules, a constant table
-    ("game/warm.py", ".load("),                    # Scene.load of the shipped levels
     ("game/plugins.py", ".load()"),                # installed entry points, never a level's names
     ("game/kinds/lanyard.py", ".load()"),          # Pillow decoding a card PNG's pixels, not code
     ("systems/services/canvas.py", "ctypes"),      # numpy's buffer address handed to glReadPixels, not a library

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from ropework.components import Layer
-from ropework.components.dots import DotGrid, Shockwaves
+from ropework.components.dotgrid import DotGrid, Shockwaves
 from ropework.render import Offscreen
 from tests.lanyard import SETTLE, SIZE, card_pixel, parts
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ropework import level
-from ropework.components.dots import DotGrid
+from ropework.components.dotgrid import DotGrid
 from ropework.controller import Controller
 from ropework.render import Offscreen
 

@@ -61,8 +61,8 @@ def test_a_3d_chain_scene_picks_the_3d_lane_kernels():
     ("jelly.toml", ["repel_jelly_travel", "couple"]),     # travelling rings and tension
 ])
 def test_a_dot_grid_runs_only_the_repel_variant_its_level_needs(scenes, level, want):
-    from ropework.components.dots import DotGrid
-    from ropework.systems import repel
+    from ropework.components.dotgrid import DotGrid
+    from ropework.systems.dotgrid import repel
     scene = scenes(level)
     with scene.active():
         grids = [ent for ent, _ in esper.get_component(DotGrid)]
@@ -95,7 +95,7 @@ def named(fn, seen=None) -> set:
     return names
 
 
-@pytest.mark.parametrize("module", ["relax", "integrate", "blow", "fly_sparks", "repel"])
+@pytest.mark.parametrize("module", ["relax", "integrate", "tendrils.blow", "tendrils.fly_sparks", "dotgrid.repel"])
 def test_no_step_kernel_makes_an_array(module):
     """Every step kernel takes its scratch from the caller (`relax.chain_scratch`, the level
     order's divisors): none compiles numba's array-making code into a first run."""

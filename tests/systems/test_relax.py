@@ -6,7 +6,7 @@ import pytest
 
 from ropework.components import Points, Ropes
 from ropework.level import resolve
-from tests import reference as ref
+from ropework.testing import reference as ref
 
 ROPE_LEVEL = resolve("rope")
 
@@ -18,7 +18,7 @@ def rope_body(scene):
 
 
 def seed_ropes(pts, ropes, w, h):
-    """Seed 001's loop (tests/reference.py) on the engine's initial state, float64."""
+    """Seed 001's loop (game/testing/reference.py) on the engine's initial state, float64."""
     out = []
     for s, c in zip(ropes.start, ropes.count):
         xs, ys = pts.pos[s:s + c, 0].astype(float), pts.pos[s:s + c, 1].astype(float)

@@ -131,10 +131,10 @@ def test_the_comparison_sees_a_different_picture(scenes, gl_window):
 def test_the_hardware_profile_draws_a_dense_grid_as_quads_and_composites_nothing(scenes, gl_window, tmp_path):
     """The software profile splats a dense grid on the CPU and composites it by read-back; the hardware
     one draws every dot's quad. The pictures part by the GPU's 8-bit rounding between blends (the splat's
-    own tolerance, tests/systems/test_draw_dots_splat.py)."""
-    from ropework.systems import draw_dots
+    own tolerance, tests/systems/dotgrid/test_draw_dots_splat.py)."""
+    from ropework.systems.dotgrid import draw_dots
     from tests.dots import dot_level
-    from tests.systems.test_draw_dots_splat import LOOK, MAX_LEVELS, MEAN_LEVELS, SIZE, drive
+    from tests.systems.dotgrid.test_draw_dots_splat import LOOK, MAX_LEVELS, MEAN_LEVELS, SIZE, drive
     pictures, splats = {}, {}
     for name in ("software", "hardware"):
         scene = scenes(dot_level(tmp_path, gap=3.04, **LOOK), size=SIZE)
@@ -165,7 +165,8 @@ def test_the_hardware_profile_strokes_a_curtain_as_triangles(scenes, gl_window, 
 def test_the_hardware_profile_has_the_gpu_make_the_lanyards_mips(scenes, gl_window, monkeypatch):
     """Under the hardware profile the CPU makes no mip level; the GPU's are in the texture all the same."""
     from pyglet import gl
-    from ropework.systems import draw_lanyard
+
+    from ropework.systems.lanyard import draw_lanyard
     made = []
     monkeypatch.setattr(draw_lanyard, "mip_levels", lambda rgba: made.append(rgba.shape) or [])
     for name, expect in (("hardware", False), ("software", True)):

@@ -9,7 +9,7 @@ from ropework import level
 from ropework.components import Points
 from ropework.render import Offscreen
 from ropework.systems.services import gfx, split
-from tests import drive
+from ropework.testing import drive
 
 SIZE = (480, 270)
 
