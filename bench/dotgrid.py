@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.dotgrid            # from the repository root (about half a minute)
     .venv/bin/python -m bench.dotgrid --quick    # fewer repeats
     .venv/bin/python -m bench.dotgrid --features # the dot-grid keys: jelly, look, presets, an idle (asleep) grid
-    .venv/bin/python -m bench.dotgrid --compare ../main/systems/draw_dots.py
+    .venv/bin/python -m bench.dotgrid --compare ../main/systems/dotgrid/draw_dots.py
         # another draw_dots.py against this one: the 100k grid's frames drawn by each, interleaved in one
         # process (ms and CPU ms per draw, their ratio), and the largest pixel difference at the shipped levels
 

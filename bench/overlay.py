@@ -43,7 +43,7 @@ def run(args) -> None:
     win = PlayWindow(SIZE, ctl.title)
     win.start(ctl)
     ctl.toggle_stats()
-    from bench.frames import driver   # after the window: importing bench.frames defaults ARCADE_HEADLESS on
+    from bench.frames import driver  # after the window: importing bench.frames defaults ARCADE_HEADLESS on
     drive = driver(scene, level)
     overlays = {"this": win.overlay, "other": other.Overlay()}
     got: dict = {k: [] for k in overlays}

@@ -50,7 +50,7 @@ def other_painter(checkout: Path):
 
 def measure(level: str, painters: dict, steps: int, rounds: int) -> None:
     import arcade
-    import numpy as np
+
     from ropework.scene import Scene
     from ropework.systems.services import gfx, split
     from ropework.testing.drive import Hand

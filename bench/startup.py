@@ -289,7 +289,7 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(rep, indent=1))
     if args.write:
-        from bench.frames import write_doc   # imports numpy only; this process is done timing
+        from bench.frames import write_doc  # imports numpy only; this process is done timing
         write_doc(args.write, table, BEGIN, END)
         print(f"wrote {args.write}", file=sys.stderr)
     return 0

@@ -54,7 +54,7 @@ def probe(level: str, frames: int) -> None:
     win = PlayWindow(SIZE, ctl.title)
     win.start(ctl)
     ctl.toggle_stats()
-    from bench.frames import driver   # after the window: importing bench.frames defaults ARCADE_HEADLESS on
+    from bench.frames import driver  # after the window: importing bench.frames defaults ARCADE_HEADLESS on
     shipped = Path(level).parent == ROOT / "levels"
     drive = driver(scene, Path(level) if shipped else None)     # the gallery script, or ropework.testing.drive's hand
     c0 = t0 = 0.0

@@ -22,7 +22,7 @@ class Points:
     inv_mass: np.ndarray
 
     @classmethod
-    def at(cls, pos: np.ndarray) -> "Points":
+    def at(cls, pos: np.ndarray) -> Points:
         """Points at rest at ``pos`` (previous position = position: no velocity)."""
         pos = np.ascontiguousarray(pos, dtype=np.float32)
         return cls(pos=pos, prev=pos.copy(), inv_mass=np.ones(len(pos), np.float32))

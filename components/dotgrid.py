@@ -96,7 +96,7 @@ class Shockwaves:
     duration: float
 
     @classmethod
-    def pool(cls, capacity: int, speed: float, band: float, strength: float, duration: float) -> "Shockwaves":
+    def pool(cls, capacity: int, speed: float, band: float, strength: float, duration: float) -> Shockwaves:
         z = np.zeros(capacity, np.float64)
         return cls(x=z.copy(), y=z.copy(), steps=np.zeros(capacity, np.int64), alive=np.zeros(capacity, bool),
                    speed=speed, band=band, strength=strength, duration=duration)

@@ -23,7 +23,7 @@ class Ropes:
         return self.start + self.count - 1
 
     @classmethod
-    def of_counts(cls, counts) -> "Ropes":
+    def of_counts(cls, counts) -> Ropes:
         count = np.asarray(counts, dtype=np.int32)
         start = np.zeros_like(count)
         np.cumsum(count[:-1], out=start[1:])

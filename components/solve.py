@@ -79,10 +79,10 @@ class SelfContact:
 
     radius: float
     rest: np.ndarray
-    pairs: np.ndarray = field(repr=False, default=None)
-    table: np.ndarray = field(repr=False, default=None)
-    start: np.ndarray = field(repr=False, default=None)
-    items: np.ndarray = field(repr=False, default=None)
+    pairs: np.ndarray | None = field(repr=False, default=None)
+    table: np.ndarray | None = field(repr=False, default=None)
+    start: np.ndarray | None = field(repr=False, default=None)
+    items: np.ndarray | None = field(repr=False, default=None)
     m: int = 0
 
 

@@ -110,7 +110,7 @@ class Sparks:
     drag: float = 0.98
 
     @classmethod
-    def pool(cls, size: int, **params) -> "Sparks":
+    def pool(cls, size: int, **params) -> Sparks:
         """An empty pool of ``size`` slots."""
         return cls(pos=np.zeros((size, 2), np.float32), vel=np.zeros((size, 2), np.float32),
                    life=np.zeros(size, np.float32), rope=np.zeros(size, np.int32), **params)

@@ -272,7 +272,7 @@ def _gl_cache() -> None:
 
 
 def _import_render() -> None:
-    import ropework.render   # noqa: F401
+    import ropework.render  # noqa: F401
 
 
 def _main(argv: list[str]) -> int:
@@ -342,9 +342,9 @@ def _main(argv: list[str]) -> int:
         return EXIT_BAD_INPUT
     try:
         if args.record:
-            from ropework.record import record
             from ropework import script
             from ropework.compile import compile_notice, start_compile_child, warm
+            from ropework.record import record
             lv = level_mod.load(path, args.size)
             if args.input:
                 script.parse(args.input)          # a bad script is refused before anything compiles

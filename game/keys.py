@@ -48,7 +48,7 @@ BINDINGS = (
 
 def codes() -> dict[int, tuple[str, int | None]]:
     """arcade key code → (action, argument) of the plain keys; the argument is the level index for number keys."""
-    import arcade.key   # lazily: `--help` must not need a GL-capable arcade import
+    import arcade.key  # lazily: `--help` must not need a GL-capable arcade import
     out: dict[int, tuple[str, int | None]] = {}
     for b in BINDINGS:
         for name in b.keys:

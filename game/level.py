@@ -15,8 +15,8 @@ from pathlib import Path
 from ropework import kinds as kinds_mod
 from ropework import plugins
 from ropework.components.render import Layer
-from ropework.live import into, metadata
 from ropework.kinds import colliders
+from ropework.live import into, metadata
 from ropework.schema import Key, LevelError, Table, suggest, table, validate
 from ropework.systems import pipeline
 

@@ -9,7 +9,7 @@ layer's new validated table (every default filled in).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

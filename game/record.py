@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
-from PIL import Image   # GIF's encoder and ImageChops only when a GIF is written (GifWriter)
+from PIL import Image  # GIF's encoder and ImageChops only when a GIF is written (GifWriter)
 
 from ropework import script
 from ropework.components.frame import STEP
@@ -206,7 +206,7 @@ class GifWriter:
     """
 
     def __init__(self, fp):
-        from PIL import GifImagePlugin, ImageChops   # imported here: a PNG recording never needs them
+        from PIL import GifImagePlugin, ImageChops  # imported here: a PNG recording never needs them
         self._gif, self._chops = GifImagePlugin, ImageChops
         self.fp = fp
         self.frames = 0
@@ -297,7 +297,7 @@ def _play(level, frames: int, size, seed, reduced_motion, events, wanted, start=
     """Play ``level`` for ``frames`` steps (from the snapshot ``start`` if given); after each step
     in ``wanted`` draw it and yield the Offscreen. ``log(scene)`` (a hash log) makes one after
     the scene is built and is told of every step."""
-    from ropework.render import Offscreen, headless_window   # GL only once we record
+    from ropework.render import Offscreen, headless_window  # GL only once we record
     from ropework.scene import Scene
     win = headless_window(*CONTEXT_SIZE)      # only a GL context: every picture is drawn off-screen
     if start is not None:

@@ -94,9 +94,9 @@ class Scene:
     def _renumber(self, renumber) -> None:
         """Give the world's entities the ids ``renumber`` asks for (esper numbers from 1 up, so
         ids left out are taken by placeholders and freed again)."""
-        rows = []
+        rows: list[tuple[int, str | None, tuple]] = []
         for ent in sorted(esper.get_entities()):
-            comps = esper.components_for_entity(ent)
+            comps: tuple = esper.components_for_entity(ent)
             lay = next((c for c in comps if isinstance(c, Layer)), None)
             rows.append((ent, None if lay is None else lay.name, comps))
         ids = renumber([(e, lay, None) for e, lay, _ in rows])
@@ -257,7 +257,7 @@ class Scene:
         return h.hexdigest()
 
     # ── snapshots (ropework.snapshot; format: docs/snapshots.md) ─────────────
-    def snapshot(self, path) -> "Path":
+    def snapshot(self, path) -> Path:
         """Save the whole running state (components, pointer and grab, random generator, clock,
         the level as edited) to ``path``; `restore` brings it back exactly."""
         from ropework import snapshot

@@ -9,8 +9,9 @@ import difflib
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 _COLOUR = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")   # TOML bare keys, cut at a length a message can show
@@ -110,10 +111,13 @@ class Key:
             ok = (isinstance(v, list) and len(v) <= self.max_len
                   and all(isinstance(e, str) and 0 < len(e) <= 64 for e in v))
         elif t in ("pair", "pairs"):
+            lo = -math.inf if self.lo is None else self.lo
+            hi = math.inf if self.hi is None else self.hi
+
             def pair(e):
                 return (isinstance(e, list) and len(e) == 2 and all(
                     isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                    and self.lo <= x <= self.hi for x in e))
+                    and lo <= x <= hi for x in e))
             ok = pair(v) if t == "pair" else (isinstance(v, list) and 0 < len(v) <= self.max_len
                                                and all(pair(e) for e in v))
             if ok:
@@ -130,7 +134,7 @@ class Table:
     """A table of keys, with arrays of sub-tables (``[[layer.rope]]``)."""
 
     keys: dict[str, Key] = field(default_factory=dict)
-    arrays: dict[str, tuple["Table", int, int, str]] = field(default_factory=dict)  # name -> (table, min, max, doc)
+    arrays: dict[str, tuple[Table, int, int, str]] = field(default_factory=dict)  # name -> (table, min, max, doc)
 
     def names(self) -> list[str]:
         return list(self.keys) + list(self.arrays)

@@ -27,7 +27,7 @@ from pathlib import Path
 import esper
 import numpy as np
 
-from ropework.components import Layer, Pointer
+from ropework.components import Layer
 from ropework.schema import LevelError
 
 MAGIC = b"ROPEWORK-SNAPSHOT\n"   # the file's first bytes: a foreign file is refused before anything else is read
@@ -325,6 +325,7 @@ def level_of(header: dict, path, lv_path, size):
     """The level the snapshot ran: its file, or the studio's edited text of it where the header
     holds one, validated as a level file is."""
     import tomllib
+
     from ropework import level
     doc = header["level"].get("document")
     if doc is None:

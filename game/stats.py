@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-
 from ropework.components import Points
 
 RATE_WINDOW = 0.5   # s: FPS and ms per step are averaged over this much wall time, so the text is readable

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import arcade
 import pyglet
@@ -223,7 +223,7 @@ class PlayWindow(arcade.Window):
         self._revision = ctl.revision
         self._last_draw = time.perf_counter()
         self._sync_cursor()
-        from ropework.studio_view import WindowHooks   # the studio's panel (E); built when first opened
+        from ropework.studio_view import WindowHooks  # the studio's panel (E); built when first opened
         self.studio = WindowHooks(self, ctl)
 
     def _tick(self, _dt: float) -> None:

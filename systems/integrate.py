@@ -27,9 +27,9 @@ from numba.extending import intrinsic
 
 from ropework.components import Forces, Points
 from ropework.components.solve import Extras
-from ropework.systems.services.settle import wake_if_touched
 from ropework.systems.services import split
 from ropework.systems.services.kernels import kernel, select
+from ropework.systems.services.settle import wake_if_touched
 
 _NO_EXTRA = np.zeros((0, 3), np.float32)
 
@@ -42,7 +42,7 @@ def _flat(typingctx, a):
         return None
 
     def codegen(context, builder, signature, args):
-        from numba.np.arrayobj import make_array, populate_array   # here: a warm start never imports numba's array code
+        from numba.np.arrayobj import make_array, populate_array  # here: a warm start never imports numba's array code
         src = make_array(signature.args[0])(context, builder, args[0])
         out = make_array(signature.return_type)(context, builder)
         size = functools.reduce(builder.mul, cgutils.unpack_tuple(builder, src.shape))

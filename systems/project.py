@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 from ropework.components.solve import Extras
 from ropework.systems.integrate import integrate
 from ropework.systems.relax import clamp, relax_body

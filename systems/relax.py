@@ -54,10 +54,15 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Points, Ropes, RopeStyle
 from ropework.components.solve import Extras
+from ropework.systems.services import (
+    contact,  # noqa: F401  (declares the built-in colliders type)
+    solver,
+    split,
+)
+from ropework.systems.services.kernels import copy as _copy
+from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import select as _select
 from ropework.systems.services.settle import wake_if_touched
-from ropework.systems.services import contact  # noqa: F401  (declares the built-in colliders type)
-from ropework.systems.services import solver, split
-from ropework.systems.services.kernels import copy as _copy, kernel, select as _select
 
 WIDE = 32        # chains per SIMD group: four AVX-512 vectors per repair keep the divider busy while each waits on its square root
 NARROW = 16      # width of a last group of at most this many chains (W2's 16 tendrils), so half its lanes are not idle
@@ -784,7 +789,7 @@ class LaneCache:
     share: np.float32 = np.float32(np.nan)   # the share the divisors were made with
 
     @classmethod
-    def of(cls, groups, cmap) -> "LaneCache":
+    def of(cls, groups, cmap) -> LaneCache:
         ng = len(groups) - 1
         reps = (groups[1:, 0].astype(np.int64) - groups[:-1, 0]) // np.maximum(groups[:-1, 2], 1)
         meta = np.full((ng, 3), -1, np.int32)
@@ -1081,7 +1086,7 @@ class Relax(esper.Processor):
     def _extras(frame, extras, table) -> None:
         """The bodies with `Extras` (bending, compliance, attachments, contact, breaking, sleep) or
         a declared constraint type's component, each by `project`, its pieces cut where a rope broke."""
-        from ropework.systems.project import project, split_ropes   # here: project builds on this module
+        from ropework.systems.project import project, split_ropes  # here: project builds on this module
         bodies = list(extras) + [(ent, Extras()) for ent in table if not esper.has_component(ent, Extras)]
         for ent, ex in bodies:
             pts, con = esper.try_component(ent, Points), esper.try_component(ent, Constraints)

@@ -13,7 +13,7 @@ import io
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from ropework.systems.lanyard import gltf
 from ropework.systems.lanyard.art import font

@@ -10,8 +10,8 @@ opening a level can never import code.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ropework.cost import Work
 from ropework.schema import Table

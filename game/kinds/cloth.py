@@ -5,13 +5,12 @@ import esper
 import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
-from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
-from ropework.kinds import Kind, toy
+from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.kinds import ropes as rope_defaults
 from ropework.live import into
 from ropework.schema import Key, table
-from ropework.kinds import colliders, solve_keys
+from ropework.systems.services.colour import parse_colour
 
 COLS = 40          # points across
 ROWS = 30          # points down

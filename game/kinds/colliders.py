@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from ropework.components.collider import BOX, CAPSULE, CIRCLE, PLANE, POLYGON, SHAPES, Colliders
+from ropework.components.collider import SHAPES, Colliders
 from ropework.schema import Key, LevelError, table
 
 MAX_COLLIDERS = 256     # per layer: each is tested against every point in every pass

@@ -7,12 +7,11 @@ import esper
 import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
-from ropework.systems.services.colour import parse_colour
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
-from ropework.kinds import Kind, toy
+from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.live import into
 from ropework.schema import Key, table
-from ropework.kinds import colliders, solve_keys
+from ropework.systems.services.colour import parse_colour
 
 GRAVITY = 900.0      # px/s², downward: the seed's pull
 SEGMENT = 11.0       # rest length between neighbouring points, px

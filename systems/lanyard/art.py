@@ -6,7 +6,7 @@ uint8[h, w, 4] RGBA, top row first; colours are sRGB as written in the level.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +33,7 @@ REGULAR_FONTS = ("DejaVuSans.ttf", "LiberationSans-Regular.ttf", "Arial.ttf")
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/Library/Fonts", "C:/Windows/Fonts")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_file(names: tuple[str, ...]) -> str | None:
     for d in FONT_DIRS:
         root = Path(d)

@@ -34,7 +34,7 @@ reflection weighted by Schlick's Fresnel so tilted faces and edges gleam
 coat takes its Fresnel share from the light reaching the layer under it, as
 three.js's does. With lights that strong only a stock below white can show
 them: the default card colour sits at ≈ 91 % at rest, ≈ 87 % turned from the
-key and ≈ 95 % toward it (it was 97–99.7 %, clipped, and read flat).
+key and ≈ 95 % toward it (a brighter key clips at 97–99.7 % and the card reads flat).
 Faces seen from behind are lit with their normal flipped (the strap is one
 sheet). Output is sRGB-encoded, as the seed's renderer.
 
@@ -488,7 +488,7 @@ def _srgb(colour: str, scale: float = 1.0) -> tuple[float, float, float]:
 class LanyardGL:
     """GL state of one lanyard layer: its meshes and strap stream; programs and textures from `Shared`."""
 
-    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float, shared: "Shared",
+    def __init__(self, ctx, card: Card, look: CardLook, strap: StrapLook, length: float, shared: Shared,
                  finish: CardFinish | None = None):
         self.ctx = ctx
         self.shared = shared

@@ -24,7 +24,7 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from ropework.components import Grab, Layer, Pointer, Points
+from ropework.components import Layer, Pointer, Points
 from ropework.components.lanyard import Camera, Card, CardFlip, CardGrab
 from ropework.systems.input import claimed_above, release
 from ropework.systems.lanyard import camera as cam3

@@ -14,8 +14,8 @@ position-based friction), inv_mass float32[n] (0: a pinned point, never moved); 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,8 @@
 """Cloth from level entries alone: pins hold, links near rest at rest, stiff as sequential GS, determinism."""
 import numpy as np
-
-from ropework.components import Constraints, Pins, Points
 import pytest
 
+from ropework.components import Constraints, Pins, Points
 from ropework.kinds.cloth import grid_constraints, pinned_every
 from tests.conftest import LEVELS
 

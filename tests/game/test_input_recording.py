@@ -98,7 +98,7 @@ def test_a_window_recording_replays_headless_step_for_step(scenes, tmp_path, gl_
         if step:
             assert rows[step - 1]["fields"] == mine, f"step {step} differs"
 
-    from ropework.render import Offscreen                   # and the last frame is the window's
+    from ropework.render import Offscreen  # and the last frame is the window's
     off = Offscreen(gl_window.ctx, SIZE)
     try:
         off.render(s)

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ropework.components import Constraints, Points
 from ropework import level, plugins
+from ropework.components import Constraints, Points
 from ropework.schema import LevelError
 from tests.conftest import ROOT
 

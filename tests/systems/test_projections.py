@@ -62,7 +62,7 @@ def test_bend_is_verlet_js_angle_constraint():
     tri = np.array([np.arange(0, n - 2), np.arange(1, n - 1), np.arange(2, n)], np.int32)
     angle = rng.uniform(-math.pi, math.pi, n - 2).astype(np.float32)
     stiff = rng.uniform(0, 1, n - 2).astype(np.float32)
-    for sweep in range(10):
+    for _sweep in range(10):
         ref = [tuple(map(float, p)) for p in pos]
         for t in range(n - 2):
             verlet_js_angle_relax(ref, *tri[:, t], float(angle[t]), float(stiff[t]), 1 / 7)
@@ -94,7 +94,7 @@ def test_xpbd_distance_is_ten_minute_physics_solve_edges():
     rest = rng.uniform(5, 20, 60).astype(np.float32)
     comp = rng.choice([0.0, 1e-4, 1e-2], 60).astype(np.float32)
     h = 1 / 600
-    for sweep in range(5):
+    for _sweep in range(5):
         ref = [list(map(float, p)) for p in pos]
         for t in range(60):   # one compliance per edge: the anchor's loop, one edge at a time
             tmp_solve_edges(ref, inv, [(a[t], b[t])], [float(rest[t])], float(comp[t]), h)

@@ -260,8 +260,8 @@ def test_cloth_is_exactly_as_stiff_as_the_declared_order_at_rest_and_under_a_dra
     it must not be softer than sequential Gauss–Seidel at the same passes. It is not even
     different: the same drag with the plain declared-order sweep gives the same bits."""
     import ropework.systems.relax as relax_mod
-    from tests.systems.test_relax_runs import sequential
     from ropework.components import Constraints
+    from tests.systems.test_relax_runs import sequential
     fast = _cloth_through_a_drag(scenes("cloth.toml", size=(900, 600)))
     scene = scenes("cloth.toml", size=(900, 600))
     (_, con), = scene.find(Constraints)

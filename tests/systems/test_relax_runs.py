@@ -15,9 +15,23 @@ import numpy as np
 import pytest
 
 from ropework.components import Bounds, Constraints, Points
+from ropework.systems.relax import (
+    IN_ORDER_POINTS,
+    MIN_CHAINS,
+    NARROW,
+    WIDE,
+    Relax,
+    chain_heads,
+    independent_runs,
+    level_order,
+    plan,
+    relax,
+    schedule,
+    schedule_arrays,
+    solve_split,
+    unpack,
+)
 from ropework.systems.services import split
-from ropework.systems.relax import (IN_ORDER_POINTS, MIN_CHAINS, NARROW, WIDE, Relax, chain_heads, independent_runs,
-                                    level_order, plan, relax, schedule, schedule_arrays, solve_split, unpack)
 
 
 @numba.njit(cache=True)

@@ -17,7 +17,7 @@ from ropework.systems import relax as relax_mod
 from ropework.systems.integrate import _NO_EXTRA, Integrate, integrate
 from ropework.systems.relax import WIDE, Relax, chain_points, paths, plan, solve, solve_split
 from ropework.systems.services import split
-from tests.systems.test_relax_runs import chains, grid, graph, sequential, state
+from tests.systems.test_relax_runs import chains, graph, grid, sequential, state
 
 FRAME = SimpleNamespace(dt=1 / 60)
 LINK = 40   # points per rope, as W4/W5

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from ropework.components import Constraints, Forces, Pointer, Points, Ropes
+from ropework.components import Constraints, Forces, Points, Ropes
 from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
 from ropework.render import Offscreen
 from ropework.testing.reference import relax_002

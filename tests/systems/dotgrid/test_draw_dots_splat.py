@@ -213,8 +213,8 @@ def test_the_splat_stays_within_its_memory_bounds():
 def test_a_first_runs_warm_up_compiles_the_splat_only_where_it_will_run(tmp_path, monkeypatch):
     """The warm-up steps a throwaway scene and draws nothing; the drawer's `warm_kernels` calls the
     splat's kernels (compiling them before the first frame) for a dense grid, not for the seed's page."""
-    from ropework.level import load, resolve
     from ropework.compile import warm
+    from ropework.level import load, resolve
     calls = []
     real = draw_dots._splat_band
     monkeypatch.setattr(draw_dots, "_splat_band", lambda *a: (calls.append(1), real(*a))[1])

@@ -8,7 +8,7 @@ import pytest
 
 from ropework.components.dotgrid import DotSleep, Jelly, TravellingRings
 from ropework.components.frame import STEP
-from ropework.systems.dotgrid.repel import REST_OFFSET, spring_constants, spring_step
+from ropework.systems.dotgrid.repel import spring_constants, spring_step
 from tests.dots import dot_level, grid, rings, unit
 
 SIZE = (800, 600)

@@ -1,11 +1,10 @@
 """Grab card: the pick box is hit exactly where a ray meets it; presses are taken by z; the drag aims at the ray–plane point."""
 from __future__ import annotations
 
-import esper
 import numpy as np
 import pytest
 
-from ropework.components import Grab, Layer, Pointer
+from ropework.components import Grab
 from ropework.components.lanyard import Camera, Card
 from ropework.systems.lanyard import camera as cam3
 from ropework.systems.lanyard.grab_card import hits_card, proxy_corners

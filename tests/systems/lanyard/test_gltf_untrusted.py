@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from ropework.systems.services import gltf
+from ropework.systems.lanyard import gltf
 from tests.conftest import LEVELS
 from tests.systems.test_gltf import doc_and_blob, png, quad, rebuild
 
