@@ -42,6 +42,8 @@ def _found(v: Any) -> str:
     if isinstance(v, dict):
         return "a table"
     if isinstance(v, list):
+        if len(v) <= 4 and all(isinstance(e, (int, float)) for e in v):   # short enough to show
+            return "[" + ", ".join(repr(e) for e in v) + "]"
         return f"an array of {len(v)}"
     return type(v).__name__
 

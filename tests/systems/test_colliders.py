@@ -198,8 +198,8 @@ def test_the_same_draped_scene_is_bit_identical_twice(tmp_path):
 
 
 @pytest.mark.parametrize("collider,path,found", [
-    ('shape = "circle"\nat = [0.5, 0.5]\nradius = -3', "collider[0].radius", "found -3"),
-    ('shape = "box"\nat = [0.5, 0.5]\nsize = [0, 10]', "collider[0].size", "found [0.0, 10.0]"),
+    ('shape = "circle"\nat = [0.5, 0.5]\nradius = -3', "collider[0].radius", "found int -3"),
+    ('shape = "box"\nat = [0.5, 0.5]\nsize = [0, 10]', "collider[0].size", "found [0, 10]"),
     ('shape = "polygon"\nat = [0.5, 0.5]\npoints = [[0, 0], [10, 0]]', "collider[0].points", "found 2"),
     ('shape = "polygon"\nat = [0.5, 0.5]\npoints = [[0, 0], [10, 0], [2, 2], [0, 10]]', "collider[0].points",
      "not"),

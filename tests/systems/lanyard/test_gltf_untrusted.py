@@ -23,7 +23,7 @@ from PIL import Image
 
 from ropework.systems.lanyard import gltf
 from tests.conftest import LEVELS
-from tests.systems.test_gltf import doc_and_blob, png, quad, rebuild
+from tests.systems.lanyard.test_gltf import doc_and_blob, png, quad, rebuild
 
 FUZZ_EXAMPLES = 120          # in the suite: ~10 s on this machine class
 FUZZ_SECONDS = 3.0           # one parse, at most (loaded machine included)
