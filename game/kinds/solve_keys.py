@@ -62,7 +62,7 @@ ATTACH = table(
         "is held on, instead of a rope: a pendulum bob, a chain between two balls (unset, -1: `to`). A rope's "
         "anchor held on a collider leaves the rail: the collider carries it", lo=0, hi=10_000_000),
     Key("offset", "pair", [LAYER, LAYER], "with `collider`: where on it, [x, y] px from its centre (it does not turn); "
-        "unset (inf): on its surface facing the point, the point's radius outside", lo=-1e5, hi=1e5),
+        "unset (inf): on its surface, facing where the point starts (a circle; other shapes: their reach)", lo=-1e5, hi=1e5),
     Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
         "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
 )
