@@ -82,10 +82,18 @@ straight down from it), so a bob pulled out starts on a taut rope and a chain sp
 The pull splits by inverse mass (a collider's `mass`, a point's): a 40-unit bob swings a rope of
 1-unit points; a 0.05-unit one is stopped by it. `break_force` (mass · px/s², 0 never): the
 attachment lets go when its correction over a step, as a force, passes it (gravity on one free
-point is 900). Refused with one line: a rope or collider that does not exist, both `to` and
-`collider` or neither, `to` without `at`, `offset` without `collider`, a fraction outside 0 … 1, a
-point attached to itself, or two pinned anchors attached to each other (cycles that cannot be
-solved).
+point is 900).
+
+With `card = true` instead, the point is pinned to the card of the scene's lanyard layer (the first
+one): each step it is put on the card's clip, its top centre, where the screen shows it. One way:
+the card is infinitely heavy to the rope. The card is a 3-D body in world units, locked to a strap
+that steps on its own cadence (`low_power` halves it) and springs and tilts by the seed's rules, so
+a pull from a rope in screen pixels has no place to act; the rope follows the card, and the hand
+drags the card. A rope's anchor so pinned leaves the rail. Refused with one line: a rope or
+collider that does not exist, more than one of `to`, `collider` and `card` or none, `to` without
+`at`, `offset` without `collider`, `card = true` in a scene without a lanyard layer, a fraction
+outside 0 … 1, a point attached to itself, or two pinned anchors attached to each other (cycles
+that cannot be solved).
 
 """
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
 from ropework.components.collider import Colliders
+from ropework.components.lanyard import CardPins
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.live import into
@@ -181,9 +182,11 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     pos = np.stack([x, cfg["anchor_y"] + j * cfg["segment"]], axis=1)
     points = Points.at(pos)
     held = solve_keys.held_points(cfg, counts, ropes.start)   # (points, colliders, offsets, break forces)
-    free = ~np.isin(ropes.start, held[0])                    # an anchor held by a collider is the collider's
+    on_card = solve_keys.card_points(cfg, counts, ropes.start)
+    free = ~np.isin(ropes.start, held[0]) & ~np.isin(ropes.start, on_card)   # an anchor held elsewhere leaves the rail
     pins = Pins(index=ropes.start[free].copy(), anchor=points.pos[ropes.start[free]].copy())
     pins.apply(points)
+    points.inv_mass[on_card] = 0.0                           # the card carries them (spring_card)
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
@@ -210,6 +213,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
         *([Rail(y=cfg["anchor_y"] + 0.5)] if cfg["rail"] else []),
         *([extras] if extras is not None else []),
         *([coll] if coll is not None else []),
+        *([CardPins(on_card)] if len(on_card) else []),
     )
 
 
