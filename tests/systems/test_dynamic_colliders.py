@@ -237,3 +237,24 @@ def test_bad_dynamic_input_is_one_line_and_exit_2(tmp_path, extra, path, found):
     assert r.returncode == 2
     line = (r.stdout + r.stderr).strip()
     assert "\n" not in line and str(f) in line and path in line and found in line, line
+
+
+def test_a_kinematic_paddle_hits_a_ball_with_its_own_speed_and_stops_when_let_go(tmp_path):
+    """A kinematic box swept at 4 px a step into a resting ball of restitution 1 (no gravity): an
+    elastic hit by an infinitely heavy body sends the ball off at twice its speed; once let go,
+    the paddle has no speed of its own."""
+    s = scene(tmp_path, layer(gravity=0.0, damping=1.0) + rope(0.05, 10)
+              + '[[layer.collider]]\nshape = "box"\nat = [0.3, 0.5]\nsize = [20, 80]\nkinematic = true\n'
+              + ball(0.5, 0.5, 5.0, restitution=1.0))
+    _, col = parts(s)
+    s.pointer_down(240, 300)
+    s.step()
+    x = 240
+    while col.centre[1, 0] - col.prev[1, 0] < 1.0 and x < 400:
+        x += 4
+        s.pointer_move(x, 300)
+        s.step()
+    assert (col.centre - col.prev)[1, 0] == pytest.approx(8.0, abs=0.01)   # twice the paddle's 4 px a step
+    s.pointer_up(x, 300)
+    s.step()
+    assert np.array_equal(col.centre[0], col.prev[0])         # let go: still
