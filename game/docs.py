@@ -151,8 +151,8 @@ a resting contact and parts at 0, so a pile of balls comes to rest instead of ch
 pair, a row of touching balls hands an impact on as Newton's cradle does: in `levels/balls.toml`
 and the tests, a ball arriving at 4 px a step at four resting ones of restitution 1 leaves the far
 one at 98.5 % of its speed (the strings take the rest) and the other four below 3 %; with
-restitution 0 the five move on together at a fifth of it (to 10 %, the strings again). `sleep`
-watches a layer's points only: a layer whose balls roll alone is best left awake.
+restitution 0 the five move on together at a fifth of it (to 10 %, the strings again). With `sleep`,
+a layer sleeps only once its dynamic colliders are still too, and a press on one of them wakes it.
 
 """
 

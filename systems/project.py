@@ -80,11 +80,12 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)
         per_force = n * h * h                 # the substeps' corrections, averaged
+    moved = 0.0                               # px: the farthest a type's own body moved this step
     for t, _, comp in table:
         if t.finish is not None:
-            t.finish(comp, pts, forces, dt, per_force)
+            moved = max(moved, t.finish(comp, pts, forces, dt, per_force) or 0.0)
     broken = _break(pts, con, ex, pulls, per_force)
-    settle(pts, ex)
+    settle(pts, ex, moved)
     return broken
 
 

@@ -437,10 +437,11 @@ def _advance(c: Colliders, forces, dt: float) -> None:
                 np.float64(dt))
 
 
-def _finish(c: Colliders, pts, forces, dt: float, per_force: float) -> None:
+def _finish(c: Colliders, pts, forces, dt: float, per_force: float) -> float:
     """Once a step, after the passes: the colliders' contacts' velocities (`bounce`), then the held
     points whose pull passed their `hold_break` let go (a step's corrections, px, over w · per_force:
-    mass · px/s², as `[[layer.attach]]`'s)."""
+    mass · px/s², as `[[layer.attach]]`'s). Returns how far a dynamic collider moved this step, px
+    (a body whose balls still roll does not sleep)."""
     if c.inv_mass is not None and len(c.shape) > 1:
         quiet = QUIET * float(np.hypot(*forces.gravity)) * dt * dt
         bounce(c.shape, c.centre, c.axis, c.half, c.radius, c.verts, c.vstart, c.reach, c.inv_mass, c.prev,
@@ -454,6 +455,9 @@ def _finish(c: Colliders, pts, forces, dt: float, per_force: float) -> None:
             c.held_by[c.hold[0][~keep]] = -1
             c.hold, c.offset = c.hold[:, keep], c.offset[keep]
             c.hold_break, c.hold_pull = c.hold_break[keep], c.hold_pull[keep]
+    if c.inv_mass is None:
+        return 0.0
+    return float(np.abs(c.centre - c.prev).max())
 
 
 COLLIDERS = constraint_type(ConstraintType("colliders", Colliders, push, _arrays, order=100.0, begin=sweep,

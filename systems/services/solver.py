@@ -17,8 +17,9 @@ optional Python hooks around the passes: ``advance(component, forces, dt)`` once
 ``begin`` (their Verlet step: `Forces` gives gravity and damping, dt the step, s), and
 ``finish(component, points, forces, dt, per_force)`` once a step after the passes (velocity
 corrections such as restitution; letting go what pulled too hard: a correction of x px over the
-step is a force of x / (w · per_force), w the inverse masses' sum). The Python there calls
-compiled kernels: no per-point Python loop.
+step is a force of x / (w · per_force), w the inverse masses' sum); it returns how far its
+bodies moved this step, px (or None), so a body whose own bodies still move does not fall asleep.
+The Python there calls compiled kernels: no per-point Python loop.
 """
 from __future__ import annotations
 
