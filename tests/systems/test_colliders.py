@@ -200,6 +200,7 @@ def test_the_same_draped_scene_is_bit_identical_twice(tmp_path):
 @pytest.mark.parametrize("collider,path,found", [
     ('shape = "circle"\nat = [0.5, 0.5]\nradius = -3', "collider[0].radius", "found int -3"),
     ('shape = "box"\nat = [0.5, 0.5]\nsize = [0, 10]', "collider[0].size", "found [0, 10]"),
+    ('shape = "box"\nat = [0.5, 0.5]\nsize = [10, 0.25]', "collider[0].size", "at least 0.5 px"),
     ('shape = "polygon"\nat = [0.5, 0.5]\npoints = [[0, 0], [10, 0]]', "collider[0].points", "found 2"),
     ('shape = "polygon"\nat = [0.5, 0.5]\npoints = [[0, 0], [10, 0], [2, 2], [0, 10]]', "collider[0].points",
      "not"),
@@ -212,6 +213,14 @@ def test_bad_colliders_are_one_line_and_exit_2(tmp_path, collider, path, found):
     assert r.returncode == 2
     line = (r.stdout + r.stderr).strip()
     assert "\n" not in line and str(f) in line and path in line and found in line, line
+
+
+def test_a_capsule_reads_only_its_length_from_size(tmp_path):
+    f = tmp_path / "cap.toml"
+    f.write_text('[[layer]]\nkind = "ropes"\n[[layer.rope]]\nanchor = 0.5\n[[layer.collider]]\nshape = "capsule"\n'
+                 'at = [0.5, 0.5]\nsize = [60, 0]\nradius = 6\n')
+    r = subprocess.run([sys.executable, "-m", "ropework", "validate", str(f)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
 
 
 def test_a_collider_wholly_outside_the_scene_is_a_warning(tmp_path, capsys):
