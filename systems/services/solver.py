@@ -11,6 +11,9 @@ A type's ``project(pos, prev, inv_mass, *arrays)`` is a compiled function (`kern
 ``numba.njit``): pos float32[n, 2] (written in place), prev float32[n, 2] (the step's start, for
 position-based friction), inv_mass float32[n] (0: a pinned point, never moved); ``arrays`` are
 ``arrays(component)``. ``begin`` (optional, same arguments) runs once a step before the passes.
+``near`` (optional) names the points a step's ``project`` can move, when a broad phase knows them:
+a body whose every per-pass constraint says so has the links away from those points solved in
+one fused call, as a body without extras, and only the rest pass by pass.
 """
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ class ConstraintType:
     arrays: Callable     # arrays(component) -> tuple: what project takes after inv_mass
     order: float = 100.0  # within a pass, types run in increasing order (ties: registration order); links are 0
     begin: Callable | None = None   # begin(pos, prev, inv_mass, *arrays): once a step, before the passes
+    near: Callable | None = None    # near(*arrays) -> int32 points: after begin, the only points project may move
+                                    # this step (so the links of the rest are solved fused); None: any point
 
 
 TYPES: dict[str, ConstraintType] = {}
