@@ -86,7 +86,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
 def split_ropes(ropes, style, broken: np.ndarray) -> None:
     """Cut a rope body's `Ropes` (and its `RopeStyle`, each piece in its rope's colour and width)
     after each point of ``broken`` whose link to the next point broke, so each piece is drawn
-    as its own stroke."""
+    as its own stroke, its end dots only where its rope's tip and anchor went."""
     n = int(ropes.start[-1] + ropes.count[-1]) if len(ropes.start) else 0
     cuts = broken[(broken + 1 < n)] + 1
     start = np.union1d(ropes.start, cuts).astype(np.int32)
@@ -95,7 +95,11 @@ def split_ropes(ropes, style, broken: np.ndarray) -> None:
     origin = np.searchsorted(ropes.start, start, side="right") - 1
     ropes.start, ropes.count = start, np.diff(np.r_[start, n]).astype(np.int32)
     if style is not None:
-        style.colour, style.width = style.colour[origin], style.width[origin]
+        first = np.r_[True, origin[1:] != origin[:-1]]     # the piece that kept its rope's anchor
+        last = np.r_[origin[1:] != origin[:-1], True]      # the piece that kept its tip
+        tip = last if style.tip is None else last & style.tip[origin]
+        anchor = first if style.anchor is None else first & style.anchor[origin]
+        style.colour, style.width, style.tip, style.anchor = style.colour[origin], style.width[origin], tip, anchor
 
 
 def _extras(pts, ex: Extras, coef: float, pulls, table=()) -> None:
