@@ -58,6 +58,10 @@ A `ropes` or `cloth` layer (and, for `bend`, `compliance` and `break_at`, each `
 takes these keys; every default leaves the body exactly as the seeds have it. `levels/wire.toml`
 and `levels/snap.toml` show them.
 
+![levels/wire.toml: the stiff wire (bend = 1) held out as a rod by the pointer, a cord attached to its middle, the springy rod (bend = 0.3) knocked into a curl, the slack chain hanging, a long chain piled on the floor without passing through itself](img/wire.png)
+
+![levels/snap.toml: a bob flung down and away, its rope snapped past break_at = 1.3 at the anchor](img/snap.png)
+
 | key | unit, range | what it does |
 |---|---|---|
 | `bend` | 0 … 1 | bending stiffness: every three neighbours along a rope, or along a cloth's rows and columns, keep the angle they had when laid out (verlet-js's angle constraint, once a pass with step coefficient 1 / passes). 0 is the seeds' slack chain; 1 a stiff wire that springs back straight. Stable at every value: a bend only rotates points toward the rest angle. |
