@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ropework import cost, plugins
 from ropework import kinds as kinds_mod
-from ropework import plugins
 from ropework.components.render import Layer
 from ropework.kinds import colliders
 from ropework.live import into, metadata
@@ -156,6 +156,7 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
     for i, n in enumerate(names):
         if names.index(n) != i:
             raise LevelError(path, f"layer[{i}].name", f"expected a unique layer name, found {n!r} twice")
+    cost.check(layers, path, size)          # work a step, and before the first, within the stated bounds
     return Level(path=path, title=top["title"] or printable(path.stem), description=top["description"],
                  theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], systems=top["systems"], layers=layers)
 
