@@ -90,7 +90,7 @@ SCHEMA = table(
     Key("shock_band", "float", SHOCK_BAND, "half-width of the pushed band around a ring's front, px",
         lo=0.001, hi=100_000.0, live=into(Shockwaves, "band")),
     Key("shock_strength", "float", SHOCK_STRENGTH, "push at a fresh ring's front, px", lo=0.0, hi=100_000.0, live=into(Shockwaves, "strength")),
-    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s (its push fades as 1 − age)", lo=0.0, hi=1.0, live=into(Shockwaves, "duration")),
+    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s: it pushes from its click's own step (age 0) to this age, fading as 1 − age", lo=0.0, hi=1.0, live=into(Shockwaves, "duration")),
     Key("max_rings", "int", MAX_RINGS, "rings alive at once; a click beyond replaces the oldest", lo=1, hi=4096),
     Key("colour", "colour", BASE, "dot colour at rest", live=into(DotColours, "base", rgb)),
     Key("active_colour", "colour", ACTIVE, "dot colour at full force", live=into(DotColours, "active", rgb)),
