@@ -16,7 +16,7 @@ PLAN = {
     },
     'balls.toml: ropes input integrate relax draw_colliders draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.12,
-        'ropework.systems.relax._chains_narrow2': 1.0,
+        'ropework.systems.relax._chains_narrow2_any': 3.41,
         'ropework.systems.relax.clamp': 0.18,
     },
     'cloth.toml: cloth input integrate relax draw_colliders draw_links': {
