@@ -340,6 +340,60 @@ def level_of(header: dict, path, lv_path, size):
         raise SnapshotError(path, f"its edited level is refused: {e.path or 'top'}: {e.message}") from None
 
 
+# ── in memory (the rewind ring, the studio's undo) ──────────────────────────
+@dataclasses.dataclass
+class State:
+    """A scene's state held in memory: what a snapshot file holds, with nothing written.
+
+    plan: [(entity, layer, {class: {field: array copy or plain JSON value}})], as `_plan`
+    reads a file's; frame: the clock and random generator (`_frame_state`); steps: the
+    scene's step count when taken; nbytes: bytes of array data held."""
+
+    plan: list
+    frame: dict
+    steps: int
+    nbytes: int
+
+
+def capture(scene) -> State:
+    """The scene's whole state, copied into memory."""
+    plan, nbytes = [], 0
+    for ent, layer, comps in _entities(scene):
+        cs = {}
+        for comp in comps:
+            fs = {}
+            for name, v in fields(comp):
+                if isinstance(v, np.ndarray):
+                    v = v.copy()
+                    nbytes += v.nbytes
+                fs[name] = v
+            cs[_label(comp)] = fs
+        plan.append((ent, layer, cs))
+    return State(plan, _frame_state(scene.frame), scene.frame.steps, nbytes)
+
+
+def _fresh(state: State, where) -> list:
+    """``state``'s plan with each plain value made anew (a list a step clears is never the held one's)."""
+    return [(ent, layer, {c: {n: v if isinstance(v, np.ndarray) else _unplain(v, where) for n, v in fs.items()}
+                          for c, fs in cs.items()}) for ent, layer, cs in state.plan]
+
+
+def put(scene, state: State, where="the rewind ring") -> None:
+    """Write ``state`` back into the running scene's own components (the same entities: a state
+    of this build, taken since its last structural change); arrays are copied in place."""
+    _write(scene, {"frame": state.frame}, None, _fresh(state, where), where)
+    scene.forget_before()
+
+
+def rebuild(scene, state: State, where="the studio's undo") -> None:
+    """Build the scene again from its level as it now is (``scene.level``, ``scene.document``), with
+    the entity ids ``state`` has, and write ``state`` in: a state taken before a structural edit
+    comes back once the level is the one it ran."""
+    plan = _fresh(state, where)
+    scene._build(renumber=lambda fresh: renumber(plan, fresh, where))
+    _write(scene, {"frame": state.frame}, None, plan, where)
+
+
 def restore(scene, path) -> None:
     """Bring ``scene`` (of the snapshot's level file) to the snapshot's state, exactly.
 

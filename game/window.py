@@ -269,7 +269,7 @@ class PlayWindow(arcade.Window):
     def _draw_scene(self):
         clear_colour(self.ctx, self.scene.background)
         with count_draws() as calls:
-            self.scene.draw(self.ctx)
+            self.scene.draw(self.ctx, self.ctl.alpha)
         now = time.perf_counter()
         dt, self._last_draw = now - self._last_draw, now
         self.ctl.frame(dt, self._grab, calls[0])
@@ -318,11 +318,15 @@ class PlayWindow(arcade.Window):
         return self.scene.height - y
 
     def on_mouse_motion(self, x, y, dx, dy):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("move", x, y):
             return
         self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("move", x, y):
             return
         if 0 <= x < self.width and 0 <= y < self.height:
@@ -331,11 +335,15 @@ class PlayWindow(arcade.Window):
             self.ctl.guard("pointer", self.scene.pointer_leave)   # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("down", x, y):
             return
         self.ctl.guard("pointer", self.scene.pointer_down, x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
+        if self.ctl.rewinding:
+            return
         self.studio.pointer("up", x, y)
         self.ctl.guard("pointer", self.scene.pointer_up, x, self._scene_y(y))
 
@@ -343,9 +351,11 @@ class PlayWindow(arcade.Window):
         self.studio.scroll(x, y, scroll_y)
 
     def on_mouse_leave(self, x, y):
-        self.ctl.guard("pointer", self.scene.pointer_leave)
+        if not self.ctl.rewinding:
+            self.ctl.guard("pointer", self.scene.pointer_leave)
 
     def on_deactivate(self):
+        self.ctl.guard("rewind", self.ctl.stop_rewind)         # Backspace's release goes elsewhere now
         self.ctl.guard("pointer", self.scene.pointer_leave)   # focus lost mid-drag: let go
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────
@@ -355,6 +365,9 @@ class PlayWindow(arcade.Window):
         self.ctl.guard("key", self.ctl.press, symbol, modifiers)
         if self.ctl.quit:
             self.close()
+
+    def on_key_release(self, symbol, modifiers):
+        self.ctl.guard("key", self.ctl.release, symbol, modifiers)
 
 
 def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_motion: bool | None = None,

@@ -1,0 +1,113 @@
+"""Rewind: a ring of in-memory states of the running scene and the input since each, so any step
+of the last seconds can be brought back exactly.
+
+    ring = Ring()
+    scene.step(n, each=ring.after_step)     # a state every EVERY steps (the controller does this)
+    scene.tap = ring.tap                    # and every pointer event, with the step it came before
+    ring.scrub(scene, 2)                    # two steps back: the nearest earlier state, re-simulated
+    ring.resume(scene)                      # play on from here: what lay ahead is dropped
+
+A state is `snapshot.capture`'s (every component field a snapshot file saves, the clock and the
+random generator); a scrubbed step is the state at or before it, stepped on with the pointer
+events recorded since, so it is bit-identical to that step of the run (tests/game/test_rewind.py).
+Memory is bounded: at most `RING_BYTES` of states, so a scene whose state is larger holds fewer
+seconds than `SECONDS` (`seconds` says how many; the window says it while rewinding).
+"""
+from __future__ import annotations
+
+import bisect
+from collections import deque
+
+from ropework import snapshot
+from ropework.components.frame import STEP
+
+RING_BYTES = 64 << 20   # bytes of held states at most: 64 MiB (the 100,000-point cloth holds ~20 states, 10 s)
+SECONDS = 10.0          # s of the past the ring reaches back at most
+EVERY = 30              # steps between held states (0.5 s): a scrubbed step re-simulates at most EVERY - 1 steps
+
+
+class Ring:
+    """The last `seconds` of a scene: states every `every` steps, and the pointer events since the oldest."""
+
+    def __init__(self, budget: int = RING_BYTES, seconds: float = SECONDS, every: int = EVERY):
+        self.budget, self.want, self.every = int(budget), float(seconds), int(every)
+        self.states: deque[snapshot.State] = deque()
+        self.events: list[tuple[int, str, float, float]] = []   # (step it came before, kind, x, y), in order
+        self.limit = 0              # states held at most (set by the first state's size)
+        self.key: tuple | None = None   # what the held states are states of (`Controller` compares it)
+
+    def clear(self) -> None:
+        self.states.clear()
+        self.events.clear()
+        self.limit = 0
+
+    # ── keeping ──────────────────────────────────────────────────────────────
+    def tap(self, steps: int, kind: str, x: float, y: float) -> None:
+        """A pointer event the scene took before step ``steps`` ran (`Scene.tap`)."""
+        if self.states:              # events before the first state are in no state's future
+            self.events.append((steps, kind, x, y))
+
+    def after_step(self, scene) -> None:
+        """A step ran: hold a state if `every` steps have passed since the last one."""
+        steps = scene.frame.steps
+        if self.states and steps - self.states[-1].steps < self.every:
+            return
+        st = snapshot.capture(scene)
+        if not self.limit:
+            per = max(1, st.nbytes)
+            self.limit = max(2, min(int(self.want / (self.every * STEP)) + 1, self.budget // per))
+        self.states.append(st)
+        while len(self.states) > self.limit:
+            self.states.popleft()
+        first = self.states[0].steps
+        if self.events and self.events[0][0] < first:
+            del self.events[:bisect.bisect_left(self.events, (first,))]
+
+    @property
+    def nbytes(self) -> int:
+        return sum(s.nbytes for s in self.states)
+
+    @property
+    def seconds(self) -> float:
+        """How far back the ring reaches when full (fewer than `SECONDS` for a large scene)."""
+        return max(0, self.limit - 1) * self.every * STEP
+
+    @property
+    def oldest(self) -> int | None:
+        return self.states[0].steps if self.states else None
+
+    # ── going back ───────────────────────────────────────────────────────────
+    def scrub(self, scene, back: int, budget_steps: int | None = None) -> int:
+        """Bring ``scene`` ``back`` steps back (not past the oldest state); return its step now.
+
+        ``budget_steps``: steps of re-simulation a call may spend at most (a heavy scene's frame);
+        a step further from its state than that is shown as the state itself, exact still."""
+        if not self.states:
+            return scene.frame.steps
+        target = max(self.states[0].steps, scene.frame.steps - max(0, int(back)))
+        i = bisect.bisect_right([s.steps for s in self.states], target) - 1
+        st = self.states[i]
+        if budget_steps is not None and target - st.steps > budget_steps:
+            target = st.steps
+        self.replay(scene, st, target)
+        return target
+
+    def replay(self, scene, st: snapshot.State, target: int) -> None:
+        """Put ``st`` back and step on to ``target`` with the pointer events recorded for those steps."""
+        snapshot.put(scene, st)
+        lo = bisect.bisect_left(self.events, (st.steps,))
+        ptr = scene.pointer
+        for s in range(st.steps, target):
+            while lo < len(self.events) and self.events[lo][0] == s:
+                _, kind, x, y = self.events[lo]
+                ptr.events.append((kind, x, y))
+                lo += 1
+            scene.step(1)
+        scene.forget_before()
+
+    def resume(self, scene) -> None:
+        """Play on from the scene's step: the states and events after it belong to a past that is gone."""
+        now = scene.frame.steps
+        while self.states and self.states[-1].steps > now:
+            self.states.pop()
+        del self.events[bisect.bisect_left(self.events, (now,)):]
