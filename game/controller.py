@@ -273,6 +273,7 @@ class Controller:
         return 0
 
     def _step(self, n: int) -> int:
+        self.ring.step_cost = self.rates.step_ms / 1000.0
         t0 = time.perf_counter()
         self.scene.step(n, each=self.ring.after_step)
         self.rates.steps(n, time.perf_counter() - t0)
@@ -313,7 +314,9 @@ class Controller:
             return
         self._check_ring()
         if not self.ring.states:
-            self.flash("nothing to rewind yet")
+            big = self.ring.state_bytes > self.ring.budget
+            self.flash(f"no rewind: this scene's state ({self.ring.state_bytes / 2**20:.0f} MiB) is more than the "
+                       f"{self.ring.budget >> 20} MiB it may hold" if big else "nothing to rewind yet")
             return
         self._stop_input()        # a script replays input, not a rewind
         self.rewinding = True
@@ -338,8 +341,7 @@ class Controller:
         back = (self.scene.frame.steps - (ring.oldest or 0)) / 60
         held = f"holds {ring.seconds:.1f} s"
         if ring.seconds < 10.0 - 1e-9:
-            per = ring.states[0].nbytes / 2**20 if ring.states else 0.0
-            held += f" ({per:.1f} MiB a state, {ring.budget >> 20} MiB at most)"
+            held += f" ({ring.state_bytes / 2**20:.1f} MiB a state, {ring.budget >> 20} MiB at most)"
         return f"◀◀ REWIND {self.scene.t:.2f} s — {back:.1f} s more; {held} — release plays on"
 
     def resize(self, width: float, height: float) -> None:

@@ -16,6 +16,8 @@ seconds than `SECONDS` (`seconds` says how many; the window says it while rewind
 from __future__ import annotations
 
 import bisect
+import math
+import time
 from collections import deque
 
 from ropework import snapshot
@@ -23,7 +25,10 @@ from ropework.components.frame import STEP
 
 RING_BYTES = 64 << 20   # bytes of held states at most: 64 MiB (the 100,000-point cloth holds ~20 states, 10 s)
 SECONDS = 10.0          # s of the past the ring reaches back at most
-EVERY = 30              # steps between held states (0.5 s): a scrubbed step re-simulates at most EVERY - 1 steps
+EVERY = 30              # steps between held states at least (0.5 s): a scrubbed step re-simulates fewer than `every`
+MAX_EVERY = 600         # steps between held states at most (10 s): the ring always holds two states or more
+SHARE = 0.02            # of step time the held states aim to cost: a scene of cheap steps (a capture of a
+                        # few dozen fields costs ~60 µs, a rope level's step ~10 µs) holds them further apart
 
 
 class Ring:
@@ -31,6 +36,10 @@ class Ring:
 
     def __init__(self, budget: int = RING_BYTES, seconds: float = SECONDS, every: int = EVERY):
         self.budget, self.want, self.every = int(budget), float(seconds), int(every)
+        self.least = self.every     # `every` grows from this for cheap steps (see `step_cost`)
+        self.step_cost = 0.0        # s a step takes, as its runner measures it (0: not known; `every` stays)
+        self.capture_cost = 0.0     # s a capture took, smoothed
+        self.state_bytes = 0        # bytes of the last state taken
         self.states: deque[snapshot.State] = deque()
         self.events: list[tuple[int, str, float, float]] = []   # (step it came before, kind, x, y), in order
         self.limit = 0              # states held at most (set by the first state's size)
@@ -39,7 +48,8 @@ class Ring:
     def clear(self) -> None:
         self.states.clear()
         self.events.clear()
-        self.limit = 0
+        self.limit = self.state_bytes = 0
+        self.every = self.least
 
     # ── keeping ──────────────────────────────────────────────────────────────
     def tap(self, steps: int, kind: str, x: float, y: float) -> None:
@@ -52,10 +62,20 @@ class Ring:
         steps = scene.frame.steps
         if self.states and steps - self.states[-1].steps < self.every:
             return
+        if self.state_bytes > self.budget and steps % MAX_EVERY:
+            return                   # too big to hold: asked again now and then (a studio edit may shrink it)
+        t0 = time.perf_counter()
         st = snapshot.capture(scene)
-        if not self.limit:
-            per = max(1, st.nbytes)
-            self.limit = max(2, min(int(self.want / (self.every * STEP)) + 1, self.budget // per))
+        cost = time.perf_counter() - t0
+        self.capture_cost = cost if not self.capture_cost else (self.capture_cost + cost) / 2
+        if self.step_cost > 0:       # a state every `every` steps costs capture / (every × step) of stepping
+            self.every = min(MAX_EVERY, max(self.least, math.ceil(self.capture_cost / (SHARE * self.step_cost))))
+        self.state_bytes = st.nbytes
+        self.limit = min(math.ceil(self.want / (self.every * STEP)) + 1, self.budget // max(1, st.nbytes))
+        if not self.limit:           # one state is more than the budget: no rewind for this scene
+            self.states.clear()
+            self.events.clear()
+            return
         self.states.append(st)
         while len(self.states) > self.limit:
             self.states.popleft()
@@ -70,7 +90,7 @@ class Ring:
     @property
     def seconds(self) -> float:
         """How far back the ring reaches when full (fewer than `SECONDS` for a large scene)."""
-        return max(0, self.limit - 1) * self.every * STEP
+        return min(self.want, max(0, self.limit - 1) * self.every * STEP)
 
     @property
     def oldest(self) -> int | None:

@@ -84,7 +84,7 @@ class Scene:
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
                            theme=self.theme, relaid=relaid)
         self._before = {}
-        self.builds += 1   # a state held from before a build is of another world (the rewind ring drops it)
+        self.builds += 1   # +1 a build or a restore: a state held from before is of another time (the rewind ring drops it)
         self._drop_world()   # a rebuild starts from an empty world
         with self.active():
             self.pointer_entity = esper.create_entity(Pointer())
