@@ -170,9 +170,12 @@ def replay(argv) -> int:
     p.add_argument("script", metavar="SCRIPT", help="the input script the run was recorded with ('-' for none)")
     p.add_argument("level", metavar="LEVEL", help="the level file, or a shipped level's name or number")
     p.add_argument("--against", required=True, metavar="HASHLOG", help="a hash log written by --hash-every")
+    p.add_argument("--from", dest="start", metavar="SNAPSHOT",
+                   help="the snapshot the run began from (its --from; the hash log names it)")
     args = p.parse_args(argv)
     from ropework import hashlog, level
-    code, line = hashlog.replay(None if args.script == "-" else args.script, level.resolve(args.level), args.against)
+    code, line = hashlog.replay(None if args.script == "-" else args.script, level.resolve(args.level), args.against,
+                                args.start)
     print(line)
     return code
 
