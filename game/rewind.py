@@ -23,7 +23,8 @@ from collections import deque
 from ropework import snapshot
 from ropework.components.frame import STEP
 
-RING_BYTES = 64 << 20   # bytes of held states at most: 64 MiB (the 100,000-point cloth holds ~20 states, 10 s)
+RING_BYTES = 64 << 20   # bytes of held states at most: 64 MiB (a 100,000-point rope scene's state is 3.1 MiB:
+                        # 10 s of it fits; a scene of about 1.5 million points or more holds fewer seconds)
 SECONDS = 10.0          # s of the past the ring reaches back at most
 EVERY = 30              # steps between held states at least (0.5 s): a scrubbed step re-simulates fewer than `every`
 MAX_EVERY = 600         # steps between held states at most (10 s): the ring always holds two states or more
