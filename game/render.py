@@ -60,7 +60,10 @@ class Offscreen:
             self.ctx.viewport = (0, 0, w, self.rows)
             self.fbo.clear(color=tuple(int(round(c * 255)) for c in self._scene.background))
             self.ctx.viewport = (0, n + top - h, w, h)    # framebuffer row 0 is picture row h - top - n (GL, y up)
-            self._scene.draw(self.ctx, self._alpha)
+            if self._alpha == 1.0:              # anything with draw(ctx) can be drawn: a Scene, a test's painter
+                self._scene.draw(self.ctx)
+            else:
+                self._scene.draw(self.ctx, self._alpha)
         self._band = top
 
     def _bands(self):
