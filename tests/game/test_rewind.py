@@ -119,3 +119,23 @@ def test_backspace_held_rewinds_and_release_plays_on():
     ctl.update(1 / 60)
     assert ctl.scene.frame.steps >= 0 and not any(s.steps > ctl.scene.frame.steps for s in ctl.ring.states)
     ctl.close()
+
+
+def test_the_window_says_how_far_back_a_big_scene_reaches_and_refuses_one_too_big():
+    ctl = Controller(Scene.load("cloth", size=SIZE, seed=1), levels=[])
+    per = snapshot.capture(ctl.scene).nbytes
+    ctl.ring = Ring(budget=per * 4)                  # room for 4 states: 3 × 30 steps or more apart
+    ctl.scene.tap = ctl._tap
+    for _ in range(200):
+        ctl.update(1 / 60)
+    ctl.do("rewind")
+    ring = ctl.ring
+    assert len(ring.states) == 4 and ring.nbytes <= ring.budget and ring.seconds == 3 * ring.every / 60 < 10
+    assert ctl.rewinding and f"holds {ring.seconds:.1f} s" in ctl.status and "MiB a state, " in ctl.status
+    ctl.stop_rewind()
+    ctl.ring = Ring(budget=per // 2)                 # not even one state
+    for _ in range(5):
+        ctl.update(1 / 60)
+    ctl.do("rewind")
+    assert not ctl.rewinding and "no rewind: this scene's state" in ctl.status and not ctl.ring.states
+    ctl.close()
