@@ -53,6 +53,17 @@ def _fps(text: str) -> int:
     return int(text)
 
 
+def _hz(text: str) -> int:
+    from ropework.clock import DISPLAY_HZ
+    return _int_in(text, *DISPLAY_HZ)
+
+
+def _int_in(text: str, lo: int, hi: int) -> int:
+    if not text.isdigit() or not lo <= int(text) <= hi:
+        raise argparse.ArgumentTypeError(f"expected a whole number {lo}..{hi}, found {text!r}")
+    return int(text)
+
+
 def _every(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 100_000:
         raise argparse.ArgumentTypeError(f"expected a whole number of steps in 1..100000, found {text!r}")
@@ -88,6 +99,9 @@ def parser() -> argparse.ArgumentParser:
                    help="GIF frames per second, one of 50, 25, 20, 10, 5: frames are taken every 60/FPS steps and "
                         "the GIF plays in real time (default: every step at 50 fps, 5/6 of real time)")
     p.add_argument("--input", metavar="SCRIPT", help="scripted pointer input for --record (format: docs/input-scripts.md)")
+    p.add_argument("--display-hz", type=_hz, default=None, metavar="HZ",
+                   help="frames a second the window draws (default: the display's refresh rate, else 60); the "
+                        "simulation steps 1/60 s whatever it is, and frames fall between steps, drawn interpolated")
     p.add_argument("--size", type=_size, default=None, help="window or recording size WxH (default 1280x720, "
                    "or a --from snapshot's)")
     p.add_argument("--from", dest="start", metavar="SNAPSHOT", help="start the window or the recording from a "
@@ -171,9 +185,12 @@ def replay(argv) -> int:
     p.add_argument("script", metavar="SCRIPT", help="the input script the run was recorded with ('-' for none)")
     p.add_argument("level", metavar="LEVEL", help="the level file, or a shipped level's name or number")
     p.add_argument("--against", required=True, metavar="HASHLOG", help="a hash log written by --hash-every")
+    p.add_argument("--from", dest="start", metavar="SNAPSHOT",
+                   help="the snapshot the run began from (its --from; the hash log names it)")
     args = p.parse_args(argv)
     from ropework import hashlog, level
-    code, line = hashlog.replay(None if args.script == "-" else args.script, level.resolve(args.level), args.against)
+    code, line = hashlog.replay(None if args.script == "-" else args.script, level.resolve(args.level), args.against,
+                                args.start)
     print(line)
     return code
 
@@ -391,7 +408,7 @@ def _main(argv: list[str]) -> int:
             _resume_collector()
             return scene
         try:
-            play(build, args.size, lv.title, args.reduced_motion, notice, args.start)
+            play(build, args.size, lv.title, args.reduced_motion, notice, args.start, args.display_hz)
         finally:
             if child is not None:
                 child.stop()             # reaped (killed, if the window never got as far as building)

@@ -5,6 +5,7 @@ from ropework.components.frame import STEP
 
 MAX_FRAME_DT = 0.05   # s: a longer frame (a stall, a debugger) counts as this long, as the seed loop does
 MAX_STEPS = 4         # steps per frame at most, so a slow machine slows down instead of spiralling
+DISPLAY_HZ = (24, 480)  # frames a second a window may draw (a display mode reporting 0 or 1000 Hz is not believed)
 STEP_BUDGET = 1 / 60  # s of measured stepping a frame at most (at least one step): a scene whose steps are
                       # dear (a million points) slows down instead of spending its frames on catch-up steps
 

@@ -24,6 +24,7 @@ from ropework import keys, level, script
 from ropework.clock import Clock
 from ropework.record import GifRecorder, OutputError, atomic, check_target
 from ropework.reload import LevelWatcher, one_line
+from ropework.rewind import Ring
 from ropework.scene import Scene
 from ropework.schema import LevelError, printable
 from ropework.stats import Rates, elements
@@ -34,6 +35,8 @@ CAPTURE_STEM_CHARS = 48   # characters of the level's name a capture's file name
 STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) stays
 HINT_SECONDS = 6.0     # s the first-start hint stays
 HINT = "H shows the keys"
+REWIND_STEPS = 2       # steps back a frame while Backspace is held: the last 10 s in 5
+REWIND_BUDGET = 1 / 60 # s of re-simulation a rewinding frame spends at most (a heavy scene shows its held states)
 MESSAGE_MAX_DT = 0.1   # s: a stalled frame (first-step compile, a drag of the window) counts this much toward messages
 
 
@@ -63,7 +66,11 @@ class Controller:
             "step": self.step_once, "reset": self.reset, "theme": self.theme, "motion": self.motion,
             "screenshot": self.screenshot, "record": self.record, "quit": self.request_quit,
             "snapshot": self.save_snapshot, "restore": self.restore_snapshot, "input": self.record_input,
+            "rewind": self.start_rewind, "interpolate": self.toggle_interpolation,
         }
+        self.ring = Ring()
+        self.rewinding = False
+        scene.tap = self._tap
         self.last_snapshot: Path | None = None   # what L goes back to: the last K saved, or --from's
         self.input: script.Recorder | None = None
         self._input_paths: tuple[Path, Path] | None = None   # (script, its start snapshot) while I records
@@ -88,6 +95,12 @@ class Controller:
             self._actions[action]()
         else:
             self._actions[action](arg)
+
+    def release(self, symbol: int, modifiers: int = 0) -> None:
+        """A key came up: letting go of Backspace ends a rewind."""
+        found = keys.lookup(symbol, modifiers)
+        if found is not None and found[0] == "rewind":
+            self.stop_rewind()
 
     def toggle_help(self):
         self.show_help = not self.show_help
@@ -169,7 +182,9 @@ class Controller:
 
     def _adopt(self, new: Scene, banner: str | None = None) -> None:
         self._stop_input()
+        self.stop_rewind()
         old, self.scene = self.scene, new
+        new.tap = self._tap
         old.close()
         self.revision += 1
         if self.studio is not None:         # the studio follows: the new file, its values
@@ -250,16 +265,86 @@ class Controller:
             self._adopt(new, banner=f"reloaded {new.level.path.name}")
         if self.input is not None and self.scene.document != self._input_doc:   # a script holds no studio edit
             self._stop_input()
+        self._check_ring()
         n = self.clock.advance(dt, self.rates.step_ms / 1000.0)
+        if self.rewinding:
+            self.guard("rewind", self._scrub)
+            return 0
         if n and not self.paused:
             return self.guard("step", self._step, n) or 0
         return 0
 
     def _step(self, n: int) -> int:
+        self.ring.step_cost = self.rates.step_ms / 1000.0
         t0 = time.perf_counter()
-        self.scene.step(n)
+        self.scene.step(n, each=self.ring.after_step)
         self.rates.steps(n, time.perf_counter() - t0)
         return n
+
+    @property
+    def alpha(self) -> float:
+        """The fraction of a step the clock holds past the last one: where between the last two steps
+        a frame is drawn (`Scene.draw`). 1 (the last step itself) while paused or rewinding."""
+        if self.paused or self.rewinding or not self.scene.interpolate:
+            return 1.0
+        return min(1.0, max(0.0, self.clock.acc / self.clock.step))
+
+    def toggle_interpolation(self):
+        self.scene.interpolate = not self.scene.interpolate
+        self.scene.forget_before()
+        self.flash(f"smooth frames {'on' if self.scene.interpolate else 'off: each frame shows its last step'}")
+
+    # ── rewind (ropework.rewind) ─────────────────────────────────────────────
+    def _tap(self, steps: int, kind: str, x: float, y: float) -> None:
+        """Every pointer event the scene takes: to the rewind ring, and to an input recording."""
+        self.ring.tap(steps, kind, x, y)
+        if self.input is not None:
+            self.input(steps, kind, x, y)
+
+    def _check_ring(self) -> None:
+        """Drop the ring's states when the scene is no longer the world they were taken of (another
+        level, a reset, a resize, a restore, a studio edit, a theme or motion change)."""
+        sc = self.scene
+        key = (id(sc), sc.builds, sc.document, sc.width, sc.height, sc.theme, sc.reduced_motion)
+        if key != self.ring.key:
+            self.ring.clear()
+            self.ring.key = key
+
+    def start_rewind(self):
+        """Backspace pressed: scrub back while it is held."""
+        if self.rewinding:
+            return
+        self._check_ring()
+        if not self.ring.states:
+            big = self.ring.state_bytes > self.ring.budget
+            self.flash(f"no rewind: this scene's state ({self.ring.state_bytes / 2**20:.0f} MiB) is more than the "
+                       f"{self.ring.budget >> 20} MiB it may hold" if big else "nothing to rewind yet")
+            return
+        self._stop_input()        # a script replays input, not a rewind
+        self.rewinding = True
+
+    def _scrub(self) -> None:
+        cost = self.rates.step_ms / 1000.0
+        budget = max(1, int(REWIND_BUDGET / cost)) if cost > 0 else None
+        self.ring.scrub(self.scene, REWIND_STEPS, budget)
+
+    def stop_rewind(self):
+        """Backspace released: play on from the step shown."""
+        if not self.rewinding:
+            return
+        self.rewinding = False
+        self.ring.resume(self.scene)
+        if self.scene.pointer.down:       # a grab of the past ends: the hand is not where it was then
+            self.scene.pointer_leave()
+        self.flash(f"playing on from {self.scene.t:.2f} s")
+
+    def rewind_status(self) -> str:
+        ring = self.ring
+        back = (self.scene.frame.steps - (ring.oldest or 0)) / 60
+        held = f"holds {ring.seconds:.1f} s"
+        if ring.seconds < 10.0 - 1e-9:
+            held += f" ({ring.state_bytes / 2**20:.1f} MiB a state, {ring.budget >> 20} MiB at most)"
+        return f"◀◀ REWIND {self.scene.t:.2f} s — {back:.1f} s more; {held} — release plays on"
 
     def resize(self, width: float, height: float) -> None:
         if (width, height) != (self.scene.width, self.scene.height):
@@ -382,7 +467,6 @@ class Controller:
             self.complain(f"could not start recording input: {snap}: {e.strerror or type(e).__name__}")
             return
         self.input = script.Recorder(self.scene.frame.steps)
-        self.scene.tap = self.input
         self._input_doc = self.scene.document
         self._input_paths = (txt, snap)
         self.flash("recording input (I stops)")
@@ -392,7 +476,6 @@ class Controller:
         rec, self.input = self.input, None
         if rec is None:
             return
-        self.scene.tap = None
         txt, snap = self._input_paths
         frames = self.scene.frame.steps - rec.start
         lv = self.scene.level.path
@@ -474,6 +557,8 @@ class Controller:
     @property
     def status(self) -> str:
         """The bottom line: recording and pause states, else the latest message while it lasts."""
+        if self.rewinding:
+            return self.rewind_status()
         if self.input is not None:
             rec = f"● INPUT {(self.scene.frame.steps - self.input.start) / 60:.1f} s — I stops"
             return rec + (f"   ● REC {self.recorder.seconds:.1f} s" if self.recorder is not None else "")

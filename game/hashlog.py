@@ -24,7 +24,7 @@ MAX_EVERY = 100_000       # --hash-every at most this many steps
 class HashLog:
     """Writes a run's digests every ``every`` steps to ``path`` as it goes."""
 
-    def __init__(self, path, scene, every: int, script=None, frames: int | None = None):
+    def __init__(self, path, scene, every: int, script=None, frames: int | None = None, start=None):
         if not 1 <= every <= MAX_EVERY:
             raise ValueError(f"--hash-every: expected 1..{MAX_EVERY}, found {every}")
         self.path, self.every = Path(path), every
@@ -33,7 +33,8 @@ class HashLog:
         head = {"format": FORMAT, "version": VERSION, "level": lv.path.name,
                 "sha256": snapshot.file_hash(lv.path), "size": [scene.width, scene.height],
                 "seed": scene.seed, "reduced_motion": scene.reduced_motion, "every": every,
-                "script": None if script is None else Path(script).name, "frames": frames}
+                "script": None if script is None else Path(script).name, "frames": frames,
+                "from": None if start is None else {"file": Path(start).name, "sha256": snapshot.file_hash(start)}}
         self._f.write(json.dumps(head) + "\n")
 
     def after(self, scene, step: int) -> None:
@@ -95,12 +96,17 @@ def read(path) -> tuple[dict, list[dict]]:
         steps.append(row)
     if not steps:
         raise SnapshotError(path, "expected at least one step line after the header, found none")
+    frames = head.get("frames")
+    if isinstance(frames, int) and frames >= every and len(steps) != frames // every:
+        raise SnapshotError(path, f"expected {frames // every} step lines (a run of {frames} steps, every {every}), "
+                                  f"found {len(steps)}: cut short or run on")
     return head, steps
 
 
-def replay(script_path, level_path, against) -> tuple[int, str]:
+def replay(script_path, level_path, against, start=None) -> tuple[int, str]:
     """Replay ``script_path`` on ``level_path`` as the hash log ``against`` was made (its size,
-    seed and motion) and compare at each logged step. (exit status, the line to print)."""
+    seed and motion; from the snapshot ``start`` where the run began at one) and compare at each
+    logged step. (exit status, the line to print)."""
     from ropework import level, script
     from ropework.scene import Scene
     head, steps = read(against)
@@ -114,11 +120,22 @@ def replay(script_path, level_path, against) -> tuple[int, str]:
     if head.get("script") != mine:
         raise SnapshotError(against, f"a hash log of a run with input script {head.get('script') or '-'}, "
                                      f"not {mine or '-'} ('-': none)")
-    size = tuple(float(v) for v in head["size"])
-    lv = level.load(lv_path, size)
-    scene = Scene(lv, size, head["seed"], bool(head.get("reduced_motion", False)))
+    last = steps[-1]["step"]
+    began = head.get("from")
+    if began is not None and start is None:
+        raise SnapshotError(against, f"a hash log of a run from the snapshot {began.get('file')!r}: "
+                                     "replay it with --from that snapshot")
+    if start is not None:
+        if began is None:
+            raise SnapshotError(against, "a hash log of a run from the level's start, not from a snapshot (no --from)")
+        if snapshot.file_hash(start) != began.get("sha256"):
+            raise SnapshotError(start, f"not the snapshot {began.get('file')!r} the hash log's run began from")
+        scene = Scene.from_snapshot(start, lv_path)
+    else:
+        size = tuple(float(v) for v in head["size"])
+        lv = level.load(lv_path, size)
+        scene = Scene(lv, size, head["seed"], bool(head.get("reduced_motion", False)))
     try:
-        last = steps[-1]["step"]
         by = {row["step"]: row for row in steps}
         for f in range(last):
             script.apply(scene, events.get(f, ()))

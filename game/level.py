@@ -35,12 +35,18 @@ def _motion(body, cfg, name):
     body.scene.reduced_motion = body.frame.reduced_motion = cfg[name]
 
 
+def _interpolate(body, cfg, name):
+    body.scene.interpolate = cfg[name]
+
+
 TOP = table(
     Key("title", "str", "", "shown in the window title and `--list`; defaults to the file name", live=metadata),
     Key("description", "str", "", "one line for `--list`", max_len=300, live=metadata),
     Key("theme", "choice", "light", "colour theme at start (T toggles)", choices=("light", "dark"), live=_theme),
     Key("seed", "int", 0, "seed of the scene's random generator (overridden by `--seed`)", lo=0, hi=2**32 - 1),
     Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)", live=_motion),
+    Key("interpolate", "bool", True, "draw each frame between the last two fixed steps, so a 50, 120 or 144 Hz "
+        "display shows smooth motion; the steps are the same either way (B toggles)", live=_interpolate),
     Key("systems", "names", [], "opt-in systems to add by registered name (e.g. a plugin's), on top of the "
         "built-ins; never a module path", max_len=32),
 )
@@ -62,6 +68,7 @@ class Level:
     reduced_motion: bool
     systems: list[str]     # opt-in systems named by the level
     layers: list[dict]     # each: kind, name, z and the kind's keys, defaults filled
+    interpolate: bool = True   # frames drawn between the last two steps (the top-level key)
 
 
 def _syntax_line(e: Exception) -> int | None:
@@ -164,7 +171,8 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
             raise LevelError(path, f"layer[{i}].name", f"expected a unique layer name, found {n!r} twice")
     cost.check(layers, path, size)          # work a step, and before the first, within the stated bounds
     return Level(path=path, title=top["title"] or printable(path.stem), description=top["description"],
-                 theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], systems=top["systems"], layers=layers)
+                 theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], systems=top["systems"], layers=layers,
+                 interpolate=top["interpolate"])
 
 
 def shipped() -> list[Path]:

@@ -346,7 +346,7 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
     log = None
     if hash_every:
         from ropework.hashlog import HashLog
-        log = lambda scene: HashLog(hash_log, scene, hash_every, input_script, frames)  # noqa: E731
+        log = lambda scene: HashLog(hash_log, scene, hash_every, input_script, frames, start)  # noqa: E731
 
     def play(wanted, log=None):
         return _play(level, frames, size, seed, reduced_motion, events, wanted, start, log)

@@ -43,11 +43,14 @@ class Offscreen:
         self.rows = min(h, band_rows or max(1, BAND_BYTES // (4 * w)))    # rows a band holds
         self.fbo = ctx.framebuffer(color_attachments=[ctx.texture((w, self.rows), components=4)])
         self._scene = None
+        self._alpha = 1.0
         self._band = None           # the top row (y down) of the band the framebuffer holds
 
-    def render(self, scene) -> None:
-        """Draw ``scene``: the whole picture, or its first band (the others as they are read)."""
+    def render(self, scene, alpha: float = 1.0) -> None:
+        """Draw ``scene``: the whole picture, or its first band (the others as they are read);
+        ``alpha``: where between its last two steps (`Scene.draw`)."""
         self._scene = scene
+        self._alpha = alpha
         self._draw(0)
 
     def _draw(self, top: int) -> None:
@@ -57,7 +60,10 @@ class Offscreen:
             self.ctx.viewport = (0, 0, w, self.rows)
             self.fbo.clear(color=tuple(int(round(c * 255)) for c in self._scene.background))
             self.ctx.viewport = (0, n + top - h, w, h)    # framebuffer row 0 is picture row h - top - n (GL, y up)
-            self._scene.draw(self.ctx)
+            if self._alpha == 1.0:              # anything with draw(ctx) can be drawn: a Scene, a test's painter
+                self._scene.draw(self.ctx)
+            else:
+                self._scene.draw(self.ctx, self._alpha)
         self._band = top
 
     def _bands(self):

@@ -46,7 +46,11 @@ class Scene:
         self.width, self.height = fit_size(*size[:2])
         self.document: str | None = None   # the level file's text as the studio edited it; None: the file as it is
         self.tap = None                    # called (steps so far, kind, x, y) with each pointer event: a recorder
+        self.interpolate = level.interpolate   # draw between the last two steps (`draw`'s alpha); B toggles
+        self._before: dict = {}            # (entity, component, field) -> that field before the last step
+        self._drawn: dict = {}             # the same keys -> scratch arrays the interpolated fields are drawn from
         self._closed = False
+        self.builds = 0
         self._build()
 
     @classmethod
@@ -79,6 +83,8 @@ class Scene:
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
                            theme=self.theme, relaid=relaid)
+        self._before = {}
+        self.builds += 1   # +1 a build or a restore: a state held from before is of another time (the rewind ring drops it)
         self._drop_world()   # a rebuild starts from an empty world
         with self.active():
             self.pointer_entity = esper.create_entity(Pointer())
@@ -149,20 +155,78 @@ class Scene:
         ok = [t for t in ("light", "dark") if all(t in k.themes for k in self.kinds())]
         return tuple(ok) or (self.theme,)
 
-    def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps of 1/60 s (none while `still`)."""
+    def step(self, n: int = 1, each=None) -> None:
+        """Advance ``n`` fixed steps of 1/60 s (none while `still`); ``each(scene)``, if given, is
+        called after every step (the rewind ring's capture)."""
         if self.still:
             self.pointer.events.clear()
             return
         with self.active():
-            for _ in range(n):
+            for i in range(n):
+                if i == n - 1:
+                    self._keep_before()
                 esper.process(self.frame)
                 self.frame.steps += 1
                 self.frame.t = self.frame.steps * self.frame.dt
+                if each is not None:
+                    each(self)
 
     @property
     def t(self) -> float:
         return self.frame.t
+
+    # ── interpolated drawing ─────────────────────────────────────────────────
+    def smoothed(self) -> list[tuple[int, object, str]]:
+        """(entity, component, field) of every field drawn interpolated: what each layer's kind
+        names in `Kind.smooth` (a body's Points.pos; the lanyard's card pose too)."""
+        out: list[tuple[int, object, str]] = []
+        with self.active():
+            for ent, lay in sorted(esper.get_component(Layer), key=lambda e: e[0]):
+                for cls, name in kinds.KINDS[lay.kind].smooth:
+                    comp = esper.try_component(ent, cls)
+                    if comp is not None:
+                        out.append((ent, comp, name))
+        return out
+
+    def _keep_before(self) -> None:
+        """Copy each smoothed field as it is before the step about to run (the frame's last), into
+        buffers kept from the previous frame: one copy of the positions a frame, not a step."""
+        if not self.interpolate:
+            self._before = {}
+            return
+        kept = {}
+        for ent, comp, name in self.smoothed():
+            cur, key = getattr(comp, name), (ent, type(comp).__name__, name)
+            buf = self._before.get(key)
+            if buf is None or buf.shape != cur.shape or buf.dtype != cur.dtype:
+                buf = np.array(cur)
+            else:
+                np.copyto(buf, cur)
+            kept[key] = buf
+        self._before = kept
+
+    def forget_before(self) -> None:
+        """The state jumped (a restore, a rewind): draw it as it is until the next step."""
+        self._before = {}
+
+    def _lerp(self, alpha: float) -> list[tuple[object, str, np.ndarray]]:
+        """Put ``before + (now - before) * alpha`` (in the field's dtype) in each smoothed field for
+        drawing; return (component, field, the step's array) to put back."""
+        swapped = []
+        for ent, comp, name in self.smoothed():
+            cur, key = getattr(comp, name), (ent, type(comp).__name__, name)
+            before = self._before.get(key)
+            if before is None or before.shape != cur.shape or before.dtype != cur.dtype:
+                continue                       # spawned since the last step: drawn where it is
+            out = self._drawn.get(key)
+            if out is None or out.shape != cur.shape or out.dtype != cur.dtype:
+                out = self._drawn[key] = np.empty_like(cur)
+            np.subtract(cur, before, out=out)
+            np.multiply(out, out.dtype.type(alpha), out=out)
+            np.add(out, before, out=out)
+            setattr(comp, name, out)
+            swapped.append((comp, name, cur))
+        return swapped
 
     # ── input ────────────────────────────────────────────────────────────────
     @property
@@ -295,13 +359,24 @@ class Scene:
         return sum(p.n for _, p in self.find(Points))
 
     # ── drawing (needs a GL context: a window, or ARCADE_HEADLESS) ───────────
-    def draw(self, ctx) -> None:
-        """Draw every layer, lowest z first, into the bound framebuffer."""
+    def draw(self, ctx, alpha: float = 1.0) -> None:
+        """Draw every layer, lowest z first, into the bound framebuffer.
+
+        ``alpha`` in [0, 1]: the fraction of a step the clock holds past the last one. With
+        `interpolate` on, each smoothed field (`smoothed`) is drawn at
+        ``before + (now - before) * alpha``, between the state before the last step and after
+        it, and put back afterwards: the physics never sees it. 1 draws the last step as it is."""
         ctx.viewport  # noqa: B018  (the caller owns the viewport)
         with self.active():
-            for layer in self.layers:
-                for d in self.draws:
-                    d.draw(self.frame, layer.name, ctx)
+            lerp = self.interpolate and 0.0 <= alpha < 1.0 and self._before and not self.still
+            swapped = self._lerp(alpha) if lerp else []
+            try:
+                for layer in self.layers:
+                    for d in self.draws:
+                        d.draw(self.frame, layer.name, ctx)
+            finally:
+                for comp, name, arr in swapped:
+                    setattr(comp, name, arr)
 
     @property
     def background(self) -> tuple[float, float, float, float]:

@@ -81,7 +81,15 @@ def _unplain(v, file):
 
 
 def _array_ok(a) -> bool:
-    return isinstance(a, np.ndarray) and np.dtype(a.dtype).newbyteorder("<").str in DTYPES
+    if not isinstance(a, np.ndarray):
+        return False
+    ok = _DTYPE_OK.get(a.dtype)
+    if ok is None:
+        ok = _DTYPE_OK[a.dtype] = np.dtype(a.dtype).newbyteorder("<").str in DTYPES
+    return ok
+
+
+_DTYPE_OK: dict = {}   # dtype -> one of DTYPES (in either byte order): asked once a dtype, not once a field
 
 
 def fields(comp):
@@ -340,6 +348,60 @@ def level_of(header: dict, path, lv_path, size):
         raise SnapshotError(path, f"its edited level is refused: {e.path or 'top'}: {e.message}") from None
 
 
+# ── in memory (the rewind ring, the studio's undo) ──────────────────────────
+@dataclasses.dataclass
+class State:
+    """A scene's state held in memory: what a snapshot file holds, with nothing written.
+
+    plan: [(entity, layer, {class: {field: array copy or plain JSON value}})], as `_plan`
+    reads a file's; frame: the clock and random generator (`_frame_state`); steps: the
+    scene's step count when taken; nbytes: bytes of array data held."""
+
+    plan: list
+    frame: dict
+    steps: int
+    nbytes: int
+
+
+def capture(scene) -> State:
+    """The scene's whole state, copied into memory."""
+    plan, nbytes = [], 0
+    for ent, layer, comps in _entities(scene):
+        cs = {}
+        for comp in comps:
+            fs = {}
+            for name, v in fields(comp):
+                if isinstance(v, np.ndarray):
+                    v = v.copy()
+                    nbytes += v.nbytes
+                fs[name] = v
+            cs[_label(comp)] = fs
+        plan.append((ent, layer, cs))
+    return State(plan, _frame_state(scene.frame), scene.frame.steps, nbytes)
+
+
+def _fresh(state: State, where) -> list:
+    """``state``'s plan with each plain value made anew (a list a step clears is never the held one's)."""
+    return [(ent, layer, {c: {n: v if isinstance(v, np.ndarray) else _unplain(v, where) for n, v in fs.items()}
+                          for c, fs in cs.items()}) for ent, layer, cs in state.plan]
+
+
+def put(scene, state: State, where="the rewind ring") -> None:
+    """Write ``state`` back into the running scene's own components (the same entities: a state
+    of this build, taken since its last structural change); arrays are copied in place."""
+    _write(scene, {"frame": state.frame}, None, _fresh(state, where), where)
+    scene.forget_before()
+
+
+def rebuild(scene, state: State, where="the studio's undo") -> None:
+    """Build the scene again from its level as it now is (``scene.level``, ``scene.document``), with
+    the entity ids ``state`` has, and write ``state`` in: a state taken before a structural edit
+    comes back once the level is the one it ran."""
+    plan = _fresh(state, where)
+    scene._build(renumber=lambda fresh: renumber(plan, fresh, where))
+    _write(scene, {"frame": state.frame}, None, plan, where)
+
+
 def restore(scene, path) -> None:
     """Bring ``scene`` (of the snapshot's level file) to the snapshot's state, exactly.
 
@@ -355,8 +417,16 @@ def restore(scene, path) -> None:
         seed, theme, motion = int(sc["seed"]), str(sc["theme"]), bool(sc["reduced_motion"])
     except (KeyError, TypeError, ValueError):
         raise SnapshotError(path, "corrupt: the header's scene has no width, height, seed, theme and motion") from None
-    lv, doc = level_of(header, path, scene.level.path, (width, height))
     plan = _plan(header, arrays, path)
+    doc = header["level"].get("document")
+    if _same_build(scene, plan, path, doc, width, height, seed):   # the level as the scene runs it: not read again
+        _write(scene, header, arrays, plan, path, dry=True)    # every check before anything changes
+        scene.theme, scene.reduced_motion = theme, motion
+        _write(scene, header, arrays, plan, path)
+        scene.builds += 1            # the state jumped: what was held of it before is of another time
+        scene.forget_before()
+        return
+    lv, doc = level_of(header, path, scene.level.path, (width, height))
     old = (scene.level, scene.seed, scene.theme, scene.reduced_motion, scene.width, scene.height, scene.document)
     scene.level, scene.seed, scene.theme, scene.reduced_motion = lv, seed, theme, motion
     scene.width, scene.height, scene.document = width, height, doc
@@ -368,6 +438,20 @@ def restore(scene, path) -> None:
          scene.document) = old
         scene._build()
         raise
+
+
+def _same_build(scene, plan, path, doc, width, height, seed) -> bool:
+    """The running scene is the build the snapshot's state goes into (the same level text, size,
+    seed and entities): it is written into in place, with no rebuild (a 100,000-point scene's
+    rebuild is most of a restore's time)."""
+    if (doc, width, height, seed) != (scene.document, scene.width, scene.height, scene.seed):
+        return False
+    rows = _entities(scene)
+    try:
+        ids = renumber(plan, [(e, layer, None) for e, layer, _ in rows], path)
+    except SnapshotError:
+        return False
+    return all(ids[e] == e for e, _, _ in rows)
 
 
 def _plan(header, arrays, path):
@@ -419,7 +503,9 @@ def renumber(plan, fresh, path) -> dict[int, int]:
     return {h: w for k in have for h, w in zip(have[k], want[k])}
 
 
-def _write(scene, header, arrays, plan, path) -> None:
+def _write(scene, header, arrays, plan, path, dry: bool = False) -> None:
+    """Write ``plan`` and the header's clock into ``scene``'s components; ``dry``: check that
+    every part has a place to go, and write nothing."""
     by_id = {ent: (layer, comps) for ent, layer, comps in _entities(scene)}
     for ent, layer, saved in plan:
         if ent not in by_id or by_id[ent][0] != layer:
@@ -440,6 +526,8 @@ def _write(scene, header, arrays, plan, path) -> None:
                     comp = inner
                 if name not in {f.name for f in dataclasses.fields(comp)}:
                     raise SnapshotError(path, f"{cname} has no field {dotted!r} (a snapshot of another version?)")
+                if dry:
+                    continue
                 cur = getattr(comp, name)
                 if isinstance(v, np.ndarray):
                     if isinstance(cur, np.ndarray) and cur.shape == v.shape and cur.dtype == v.dtype and cur.flags.writeable:
@@ -450,9 +538,13 @@ def _write(scene, header, arrays, plan, path) -> None:
                     setattr(comp, name, v)
     fr = header["frame"]
     try:
-        for k in FRAME_FIELDS:
-            setattr(scene.frame, k, type(getattr(scene.frame, k))(fr[k]))
+        values = {k: type(getattr(scene.frame, k))(fr[k]) for k in FRAME_FIELDS}
         st = _unplain(fr["rng"], path)
+        if dry:
+            type(scene.frame.rng.bit_generator)().state = st
+            return
+        for k, v in values.items():
+            setattr(scene.frame, k, v)
         scene.frame.rng.bit_generator.state = st
     except (KeyError, TypeError, ValueError) as e:
         raise SnapshotError(path, f"corrupt: the clock or random generator state is refused ({type(e).__name__})") from None

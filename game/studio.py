@@ -33,7 +33,7 @@ import tomlkit
 from tomlkit.container import Container
 from tomlkit.exceptions import TOMLKitError
 
-from ropework import kinds, level
+from ropework import kinds, level, snapshot
 from ropework.components import Layer
 from ropework.components.body import Pins
 from ropework.components.render import Rail
@@ -112,9 +112,9 @@ def apply(scene, lv: level.Level) -> list[str]:
     old = scene.level
     done: list[str] = []
     old_top = {"title": old.title, "description": old.description, "theme": old.theme, "seed": old.seed,
-               "reduced_motion": old.reduced_motion, "systems": old.systems}
+               "reduced_motion": old.reduced_motion, "systems": old.systems, "interpolate": old.interpolate}
     new_top = {"title": lv.title, "description": lv.description, "theme": lv.theme, "seed": lv.seed,
-               "reduced_motion": lv.reduced_motion, "systems": lv.systems}
+               "reduced_motion": lv.reduced_motion, "systems": lv.systems, "interpolate": lv.interpolate}
     top = _appliers(level.TOP, old_top, new_top)
     if top is None:                      # a new seed or system list: the whole scene starts again
         if lv.seed != old.seed and scene.seed == old.seed:
@@ -237,6 +237,13 @@ class Edit:
     before: str
     after: str
     merge: tuple | None = None   # consecutive edits of the same key (a slider's drag) are one undo step
+    # the scene's state before the edit (snapshot.State), held when the edit rebuilt, added or removed
+    # a layer, so its undo brings the bodies back as they were, moving, not spawned afresh
+    state: object = None
+    redo_state: object = None    # the state an undo left, which its redo brings back
+
+
+UNDO_BYTES = 64 << 20   # bytes of scene states the undo history holds at most (older edits undo their keys only)
 
 
 class Studio:
@@ -366,14 +373,29 @@ class Studio:
             return False
         self.error = ""
         self._text = after
+        continued = merge is not None and merge == self._merge_open and self.history
+        state = None if continued else snapshot.capture(self.scene)   # before a gesture's first change
         self._adopt(lv)
-        if merge is not None and merge == self._merge_open and self.history:
+        if continued:
             self.history[-1].after = after
         else:
-            self.history.append(Edit(label, before, after, merge))
+            structural = any(not d.startswith("live ") for d in self.last_applied)
+            self.history.append(Edit(label, before, after, merge, state if structural else None))
+            self._bound_states()
         self._merge_open = merge
         self.future.clear()
         return True
+
+    def _bound_states(self) -> None:
+        """Hold at most UNDO_BYTES of states: the oldest edits' go first (they undo their keys only)."""
+        total = 0
+        for e in reversed(self.history + self.future):
+            for name in ("state", "redo_state"):
+                st = getattr(e, name)
+                if st is not None:
+                    total += st.nbytes
+                    if total > UNDO_BYTES:
+                        setattr(e, name, None)
 
     def _adopt(self, lv: level.Level) -> None:
         self.last_applied = apply(self.scene, lv)
@@ -407,10 +429,13 @@ class Studio:
         return self._edit(f"{self.path_name(where, name)} = {value!r}", mutate, merge=(where, name))
 
     def undo(self) -> bool:
+        """Go back one edit: its keys, and, for a structural edit, the scene's state from just before it."""
         if not self.history:
             return False
         e = self.history.pop()
-        self._restore(e.before)
+        if e.state is not None:
+            e.redo_state = snapshot.capture(self.scene)
+        self._restore(e.before, e.state)
         self.future.append(e)
         return True
 
@@ -418,16 +443,23 @@ class Studio:
         if not self.future:
             return False
         e = self.future.pop()
-        self._restore(e.after)
+        self._restore(e.after, e.redo_state)
         self.history.append(e)
         return True
 
-    def _restore(self, text: str) -> None:
+    def _restore(self, text: str, state=None) -> None:
+        """The document ``text`` again, and the scene's ``state`` (a `snapshot.State` taken while the
+        level was that text) where one is held."""
         self.doc = tomlkit.parse(text)
         self._text = text
         self._merge_open = None
         self.error = ""
         self._adopt(level.build(self.data(), self.path, (self.scene.width, self.scene.height)))
+        if state is not None:
+            try:
+                snapshot.rebuild(self.scene, state)
+            except LevelError as e:          # a state of another size: the keys are back, the bodies spawn anew
+                self.error = str(e)
 
     # ── layers and ropes ─────────────────────────────────────────────────────
     def _new_entry(self, schema: Table, values: dict | None = None):

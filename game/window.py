@@ -18,6 +18,7 @@ import pyglet
 from PIL import Image
 
 from ropework import keys
+from ropework.clock import DISPLAY_HZ
 from ropework.controller import Controller
 from ropework.scene import Scene
 from ropework.stats import count_draws
@@ -33,7 +34,7 @@ BANNER_FONT = 26               # pt: a newly opened level's title
 HELP_KEYS_WIDTH = 90           # px: the help's key column at least (wider when a key name needs it)
 HELP_WIDTH = 560               # px: the help's heading wraps at this width
 ROW = 20                       # px between help lines at FONT
-FRAME_PERIOD = 1 / 60          # s between frames the window aims at (the display's rate; one fixed step each)
+FRAME_PERIOD = 1 / 60          # s between frames the window aims at when the display's rate is not known
 
 # The controller's cursor names (CSS's) → pyglet system cursors. No platform pyglet
 # drives has a closed-hand cursor among its system cursors, so "grabbing" is the
@@ -159,6 +160,20 @@ def _wrap(t: arcade.Text, width: int) -> None:
         t.width = width
 
 
+def display_period(window, hz: float | None = None) -> float:
+    """Seconds between the window's frames: 1/``hz`` if given, else one refresh of the screen the
+    window is on (its mode's rate, where the platform reports one), else FRAME_PERIOD. The simulation
+    steps 1/60 s whatever this is; the frames between steps are drawn interpolated (`Scene.draw`)."""
+    if hz is None:
+        try:
+            hz = float(window.screen.get_mode().rate)
+        except Exception:  # noqa: BLE001  no mode (Xvfb without RandR, a headless context): the default
+            hz = None
+    if hz is None or not DISPLAY_HZ[0] <= hz <= DISPLAY_HZ[1]:
+        return FRAME_PERIOD
+    return 1.0 / hz
+
+
 def next_due(due: float, now: float, period: float = FRAME_PERIOD) -> float:
     """When the frame after one that was ``due`` and started at ``now`` is due: one period later,
     so lateness is not carried into the rate; more than a period behind, one period after now."""
@@ -187,7 +202,7 @@ class PlayWindow(arcade.Window):
     """The game's window. Opened before its scene exists (`show_notice` can speak while the
     scene's kernels compile); `start` hands it the controller, before any event is dispatched."""
 
-    def __init__(self, size: tuple[int, int], title: str):
+    def __init__(self, size: tuple[int, int], title: str, hz: float | None = None):
         # The window's multisampling is the render profile's (`profile.Profile.window_samples`: none
         # on a software rasteriser, where 4 samples a pixel cost more than the scene; 4 on a GPU). It is
         # fixed here, before this window's context exists: `profile.window_samples` answers from
@@ -196,7 +211,8 @@ class PlayWindow(arcade.Window):
         super().__init__(int(size[0]), int(size[1]), f"ropework — {title}", resizable=True,
                          antialiasing=samples > 1, samples=max(samples, 1))
         self.overlay = Overlay()
-        # Frames on a fixed grid of FRAME_PERIOD. Arcade's pyglet interval re-arms from the time
+        self.period = display_period(self, hz)     # s between frames: the display's refresh (`display_period`)
+        # Frames on a fixed grid of the period. Arcade's pyglet interval re-arms from the time
         # it was *called*, so every late wake-up (the event loop's select, a busy core) is added
         # to the period for good: 58–59 FPS where 60 fit. Here each frame is due one period after
         # the previous one was due; a frame that overran starts at once, and one more than a
@@ -228,9 +244,9 @@ class PlayWindow(arcade.Window):
 
     def _tick(self, _dt: float) -> None:
         now = time.perf_counter()
-        dt = now - self._last_tick if self._last_tick else FRAME_PERIOD
+        dt = now - self._last_tick if self._last_tick else self.period
         self._last_tick = now
-        self._due = next_due(self._due, now)
+        self._due = next_due(self._due, now, self.period)
         if self.closed:
             return
         try:
@@ -269,7 +285,7 @@ class PlayWindow(arcade.Window):
     def _draw_scene(self):
         clear_colour(self.ctx, self.scene.background)
         with count_draws() as calls:
-            self.scene.draw(self.ctx)
+            self.scene.draw(self.ctx, self.ctl.alpha)
         now = time.perf_counter()
         dt, self._last_draw = now - self._last_draw, now
         self.ctl.frame(dt, self._grab, calls[0])
@@ -318,11 +334,15 @@ class PlayWindow(arcade.Window):
         return self.scene.height - y
 
     def on_mouse_motion(self, x, y, dx, dy):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("move", x, y):
             return
         self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("move", x, y):
             return
         if 0 <= x < self.width and 0 <= y < self.height:
@@ -331,11 +351,15 @@ class PlayWindow(arcade.Window):
             self.ctl.guard("pointer", self.scene.pointer_leave)   # dragged out of the window: the grab ends, as the seed
 
     def on_mouse_press(self, x, y, button, modifiers):
+        if self.ctl.rewinding:                # the scene is the past's: its input is the ring's
+            return
         if self.studio.pointer("down", x, y):
             return
         self.ctl.guard("pointer", self.scene.pointer_down, x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
+        if self.ctl.rewinding:
+            return
         self.studio.pointer("up", x, y)
         self.ctl.guard("pointer", self.scene.pointer_up, x, self._scene_y(y))
 
@@ -343,9 +367,11 @@ class PlayWindow(arcade.Window):
         self.studio.scroll(x, y, scroll_y)
 
     def on_mouse_leave(self, x, y):
-        self.ctl.guard("pointer", self.scene.pointer_leave)
+        if not self.ctl.rewinding:
+            self.ctl.guard("pointer", self.scene.pointer_leave)
 
     def on_deactivate(self):
+        self.ctl.guard("rewind", self.ctl.stop_rewind)         # Backspace's release goes elsewhere now
         self.ctl.guard("pointer", self.scene.pointer_leave)   # focus lost mid-drag: let go
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────
@@ -356,12 +382,15 @@ class PlayWindow(arcade.Window):
         if self.ctl.quit:
             self.close()
 
+    def on_key_release(self, symbol, modifiers):
+        self.ctl.guard("key", self.ctl.release, symbol, modifiers)
+
 
 def play(build: Callable[[], Scene], size: tuple[int, int], title: str, reduced_motion: bool | None = None,
-         notice: str | None = None, snapshot=None) -> None:
+         notice: str | None = None, snapshot=None, hz: float | None = None) -> None:
     """Open the window, say ``notice`` in it (a first run's compile) before ``build()`` makes the
     scene, then run until Esc or the window's close button; then save a recording in progress."""
-    window = PlayWindow(size, title)
+    window = PlayWindow(size, title, hz)
     if notice:
         window.show_notice(notice)
     ctl = Controller(build(), reduced_motion=reduced_motion)

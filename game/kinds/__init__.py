@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ropework.components import Points
 from ropework.cost import Work
 from ropework.schema import Table
 
@@ -48,6 +49,10 @@ class Kind:
     # preset name -> {key: value}: a layer's ``preset = NAME`` fills these keys before validation
     # (the layer's own keys win); the kind declares a "preset" choice key naming them
     presets: dict | None = None
+    # (component class, field): what a frame draws between the last two steps (`Scene.draw`'s
+    # alpha); each an array the steps move. () draws the layer at its last step (a look that
+    # accumulates once a step, as the tendrils' light)
+    smooth: tuple[tuple[type, str], ...] = ((Points, "pos"),)
 
 
 KINDS: dict[str, Kind] = {}

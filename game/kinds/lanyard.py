@@ -485,6 +485,8 @@ plugin = toy(Kind(
     systems=("rehang", "pace", "input", "grab_card", "doze", "breeze", "integrate", "drag_card", "relax",
              "spring_card", "draw_lanyard"),
     cursor=cursor,
+    smooth=((Points, "pos"), (Card, "pos")),    # the strap and the card it carries move together; the card's
+                                                  # turn is drawn at its step (Euler angles do not lerp across ±π)
     motion_note="the strap starts at rest instead of swinging in, and no breeze blows; the drag, throw, flip "
                 "and spring-back stay",
 ))

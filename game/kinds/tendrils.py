@@ -257,6 +257,7 @@ plugin = toy(Kind(
     systems=("autopilot", "orbit", "input", "electrify", "blow", "integrate", "relax",
              "emit_sparks", "fly_sparks", "draw_tendrils"),
     counts=(("sparks", Sparks, lambda c: int(np.count_nonzero(c.life > 0))),),
+    smooth=(),    # its light takes each step's ropes once (a trail a step), at the step's positions
     themes=("dark",),
     theme_note="its glow is light added onto its own dark backdrop, as seed 002 draws it",
     motion_note="the wind, the wave, the sparks and the autopilot stop; the ropes still follow the pointer",

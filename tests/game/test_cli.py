@@ -46,7 +46,8 @@ def test_list_and_help():
 
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path):
     for args in (["--size", "big"], ["--frames", "-4"], ["--record", str(tmp_path / "x.bmp")], ["--bogus"],
-                 ["--fps", "30"], ["--record", str(tmp_path / "x.png"), "--fps", "25"]):
+                 ["--fps", "30"], ["--record", str(tmp_path / "x.png"), "--fps", "25"], ["--display-hz", "0"],
+                 ["--display-hz", "fast"], ["--display-hz", "1000"]):
         r = run(*args)
         assert r.returncode == 2, args
         assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, (args, r.stderr)

@@ -92,3 +92,31 @@ def test_a_bad_hash_log_is_one_line(tmp_path, case, words, capsys):
         main(["rope", "--hash-every", "0", "--record", str(tmp_path / "x.png")])
     assert e.value.code == 2
     assert main(["rope", "--hash-every", "3"]) == 2      # needs --record
+
+
+def test_a_log_cut_short_is_one_line(tmp_path, capsys):
+    good, _ = _log(tmp_path, 5, steps=60)
+    lines = good.read_text().splitlines()
+    short = tmp_path / "short.hashes"
+    short.write_text("\n".join(lines[:-2]) + "\n")            # two step lines lost
+    assert main(["replay", str(SCRIPT), "rope", "--against", str(short)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "short.hashes" in err and "expected 12 step lines" in err
+
+
+def test_a_run_from_a_snapshot_replays_from_it(tmp_path, capsys):
+    s = Scene.load("rope", size=SIZE)
+    s.pointer_down(160, 20)
+    s.step(9)
+    snap = s.snapshot(tmp_path / "start.snap")
+    s.close()
+    out = tmp_path / "x.png"
+    assert main(["rope", "--from", str(snap), "--input", str(SCRIPT), "--record", str(out), "--frames", "60",
+                 "--hash-every", "10"]) == 0
+    log = next(tmp_path.glob("*.hashes"))
+    assert json.loads(log.read_text().splitlines()[0])["from"]["file"] == "start.snap"
+    capsys.readouterr()
+    assert main(["replay", str(SCRIPT), "rope", "--against", str(log)]) == 2
+    assert "replay it with --from" in capsys.readouterr().err
+    assert main(["replay", str(SCRIPT), "rope", "--against", str(log), "--from", str(snap)]) == 0
+    assert "same state at every one of 6 logged steps" in capsys.readouterr().out

@@ -291,3 +291,63 @@ def test_no_line_beside_the_swinging_lanyard_card_in_a_real_window(display):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def test_i_records_the_hand_and_backspace_rewinds_in_a_real_window(display, tmp_path):
+    """I records a drag as an input script (beside a shipped level: the current folder) that plays back
+    headless; held Backspace scrubs the swinging rope back to before the drag, and it plays on from
+    there when let go. The screenshots stay in the test's folder (rewind-*.png) to be looked at."""
+    desk = Desk(display)
+    with Game(desk, cwd=tmp_path) as game:
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "i")
+        time.sleep(0.3)
+        desk.move(400, 150)
+        desk.xdo("mousedown", 1)
+        desk.drag((400, 150), (640, 300), steps=15)
+        recording = desk.screenshot()
+        _save(recording, tmp_path / "rewind-1-recording-drag.png")
+        held = desk.rope_x(recording)
+        assert held is not None and held > game.still + 60, f"the rope did not follow the drag: {held}"
+        desk.xdo("mouseup", 1)
+        time.sleep(0.3)
+        desk.xdo("key", "i")                       # stop: the script is written
+
+        def script():
+            """the input script in the current folder"""
+            return list(tmp_path.glob("ropework-rope-*-input.txt"))
+        txt = poll(script, 10)[0]
+        swinging = desk.screenshot()
+        _save(swinging, tmp_path / "rewind-2-swinging.png")
+
+        desk.xdo("keydown", "BackSpace")
+        try:
+            def straight():
+                """the rope scrubbed back to hanging straight, before the drag"""
+                img = desk.screenshot()
+                x = desk.rope_x(img)
+                return [img] if x is not None and abs(x - SIZE[0] / 2) < 6 else None
+            back, = poll(straight, 30, 0.2)
+            _save(back, tmp_path / "rewind-3-scrubbed-back.png")
+        finally:
+            desk.xdo("keyup", "BackSpace")
+        time.sleep(0.5)
+        after = desk.screenshot()
+        _save(after, tmp_path / "rewind-4-played-on.png")
+        x = desk.rope_x(after)
+        assert x is not None and abs(x - SIZE[0] / 2) < 6, f"after the rewind the rope swings at {x}"
+        status, err = game.quit()
+    assert status == 0 and err == "", err
+    assert f"saved {txt.name}" in game.out
+    snap = txt.with_suffix(".snap")
+    frames = int(txt.read_text().splitlines()[0].split(":")[1].split()[0])
+    png = tmp_path / "replayed.png"
+    r = subprocess.run([sys.executable, "-m", "ropework", "rope", "--from", str(snap), "--input", str(txt),
+                        "--record", str(png), "--frames", str(max(1, frames))],
+                       env={**os.environ, "ARCADE_HEADLESS": "1"}, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and png.is_file(), r.stderr
+
+
+def _save(img: np.ndarray, path: Path) -> None:
+    from PIL import Image
+    Image.fromarray(img.astype(np.uint8)).save(path)

@@ -235,3 +235,23 @@ def test_restored_arrays_are_writable_copies(tmp_path):
         s.step(2)
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("path", level.shipped(), ids=lambda p: p.name)
+def test_restoring_into_the_running_scene_writes_in_place_and_gives_the_same_bits(path, tmp_path):
+    """L in the window: the scene that saved the snapshot, run on and taken back to it, with no rebuild."""
+    a = Scene.load(path, size=SIZE, seed=3)
+    try:
+        _drag(a)
+        a.snapshot(tmp_path / "x.snap")
+        at_save = snapshot.digests(a)
+        _on(a)
+        after = snapshot.digests(a)
+        held = a.pointer
+        a.restore(tmp_path / "x.snap")
+        assert a.pointer is held, "the running scene's own components took the state"
+        assert snapshot.digests(a) == at_save
+        _on(a)
+        assert snapshot.digests(a) == after
+    finally:
+        a.close()

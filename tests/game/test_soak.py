@@ -100,8 +100,8 @@ def test_the_soak_sees_gl_objects_made_per_frame(gl_window, monkeypatch):
     real = Scene.draw
     hoard = []
 
-    def draw(self, ctx):
-        real(self, ctx)
+    def draw(self, ctx, alpha=1.0):
+        real(self, ctx, alpha)
         if self.frame.steps > 700:
             hoard.append(ctx.buffer(reserve=16))
     monkeypatch.setattr(Scene, "draw", draw)

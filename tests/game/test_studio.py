@@ -520,3 +520,34 @@ def test_nothing_is_saved_over_a_directory_or_lost_on_a_failed_write(tmp_path):
     with pytest.raises(LevelError):
         st.save(tmp_path / "d.toml")
     assert st.dirty and st.value((0,), "passes") == 3
+
+
+def _digest(scene) -> str:
+    from ropework import snapshot
+    return snapshot.combined(snapshot.digests(scene))
+
+
+def test_undoing_a_structural_edit_brings_the_bodies_back_as_they_were(tmp_path):
+    path = copy_level(tmp_path, "rope.toml")
+    st, straight = studio_on(path), Scene.load(path, size=SIZE, seed=1)
+    for sc in (st.scene, straight):              # a rope swung by hand, still moving when the edit comes
+        sc.pointer_down(400, 200)
+        sc.step(5)
+        sc.pointer_move(560, 320)
+        sc.step(20)
+        sc.pointer_up(560, 320)
+        sc.step(3)
+    moving = _digest(st.scene)
+    assert st.remove_rope(0, 1) and st.last_applied == ["rebuilt ropes"]
+    st.scene.step(40)
+    after = _digest(st.scene)
+    assert st.undo() and _digest(st.scene) == moving   # the ropes where they were, swinging, not hung afresh
+    st.scene.step(17)
+    straight.step(17)
+    assert _digest(st.scene) == _digest(straight)      # and they swing on as if never edited
+    assert st.redo() and _digest(st.scene) == after    # redo: the state the undo left
+    assert st.set((0,), "passes", 3) and st.last_applied == ["live ropes.passes"]
+    st.scene.step(4)
+    running = st.scene.frame.steps
+    assert st.undo() and st.scene.frame.steps == running   # a live key's undo is the key alone
+    straight.close()

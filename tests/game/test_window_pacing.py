@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ropework.window import FRAME_PERIOD, next_due
+from ropework.window import FRAME_PERIOD, display_period, next_due
 
 
 def play(lateness, work, frames=600):
@@ -32,3 +32,26 @@ def test_an_overrun_frame_is_followed_at_once_and_a_long_stall_re_anchors():
     slow = play(lambda: 0.0, lambda: 0.025, frames=100)                              # every frame overruns
     gaps = [b - a for a, b in zip(slow, slow[1:])]
     assert min(gaps) >= 0.025 - 1e-12                                                # no catch-up burst
+
+
+class _Screen:
+    def __init__(self, rate):
+        self.rate = rate
+
+    def get_mode(self):
+        if self.rate is None:
+            raise RuntimeError("no video mode extension")
+        return self
+
+
+class _Win:
+    def __init__(self, rate):
+        self.screen = _Screen(rate)
+
+
+def test_frames_come_at_the_displays_refresh_rate_or_the_one_asked_for():
+    assert display_period(_Win(144)) == 1 / 144
+    assert display_period(_Win(75.0)) == 1 / 75
+    assert display_period(_Win(144), hz=50) == 1 / 50           # --display-hz wins
+    for unknown in (None, 0, 1000):                             # no mode, or one not believed: 60
+        assert display_period(_Win(unknown)) == FRAME_PERIOD
