@@ -7,6 +7,7 @@ import esper
 import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
+from ropework.components.collider import Colliders
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.live import into
@@ -44,6 +45,9 @@ def live_margin(body, cfg, name):
     m, f = cfg[name], body.frame
     bounds = body.get(Bounds)
     bounds.lo, bounds.hi = np.array([m, m], np.float32), np.array([f.width - m, f.height - m], np.float32)
+    col = body.get(Colliders)
+    if col is not None and col.box is not None:
+        col.box[:] = (m, m, f.width - m, f.height - m)
 
 
 def live_grab_pins(body, cfg, name):
@@ -117,8 +121,9 @@ SCHEMA = table(
         live=into(RopeStyle, "anchor_radius")),
     *solve_keys.LAYER_KEYS,
     rope=(ROPE, 1, 10_000, "one hanging rope"),
-    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the ropes meet"),
-    attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope"),
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static, kinematic or dynamic shape the ropes meet"),
+    attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope, "
+            "or on a collider"),
 )
 
 
@@ -175,15 +180,19 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     x = each_rope(cfg, "anchor")[rope_of] * w
     pos = np.stack([x, cfg["anchor_y"] + j * cfg["segment"]], axis=1)
     points = Points.at(pos)
-    pins = Pins(index=ropes.start.copy(), anchor=points.pos[ropes.start].copy())
+    held = solve_keys.held_points(cfg, counts, ropes.start)   # (points, colliders, offsets, break forces)
+    free = ~np.isin(ropes.start, held[0])                    # an anchor held by a collider is the collider's
+    pins = Pins(index=ropes.start[free].copy(), anchor=points.pos[ropes.start[free]].copy())
     pins.apply(points)
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
     layer_r = cfg["radius"] or 0.5 * cfg["segment"]
     r_each = np.array([layer_r if r == solve_keys.LAYER else r for r in each_rope(cfg, "radius")], np.float32)
-    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of])
+    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of], m)
     extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
+    if len(held[0]):
+        colliders.hold(coll, points, *held)
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
         width=each_rope(cfg, "width"),
