@@ -494,7 +494,8 @@ def test_the_command_line_exits_2_with_one_line(tmp_path):
 # ── in range but extreme: loads, builds and steps without a non-finite value ─
 CROSS_KEY = ("points", "expected far > near",      # the caps; the lanyard's far plane past its near one
              "more than twice `point_radius`", "one spoke a rim point",   # a composite's size against its
-             "inside the", "a hub at least")        # points', and against where it is in the default scene
+             "inside the", "a hub at least",        # points', and against where it is in the default scene
+             "balls that overlap at rest")
 
 
 def extreme_doc(kind: str, picks: list[int]) -> dict:

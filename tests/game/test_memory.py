@@ -58,7 +58,7 @@ def largest_level(tmp_path) -> str:
     layers = ['[[layer]]\nkind = "dotgrid"\ngap = 5.8\ninertia = true\n']
     layers += ['[[layer]]\nkind = "tendrils"\n', '[[layer]]\nkind = "ropes"\n' + '[[layer.rope]]\nanchor = 0.5\n' * 3,
                '[[layer]]\nkind = "cloth"\n']
-    layers += [f'[[layer]]\nkind = "{k}"\n' for k in ("bridge", "net", "wheel", "web", "blob", "sign")]
+    layers += [f'[[layer]]\nkind = "{k}"\n' for k in ("bridge", "net", "wheel", "web", "blob", "sign", "cradle")]
     layers += ['[[layer]]\nkind = "lanyard"\ncard_width = 100.0\ncard_height = 100.0\ncard_image = "big.png"\n']
     layers += ['[[layer]]\nkind = "lanyard"\n'] * (level.MAX_LAYERS - len(layers))
     path = tmp_path / "largest.toml"

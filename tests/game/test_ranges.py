@@ -48,6 +48,11 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("blob", "radius", "hi"): "the blob inside",
     ("blob", "point_radius", "hi"): "more than twice `point_radius`",
     ("sign", "hang", "hi"): "the held points inside",
+    ("cradle", "spacing", "lo"): "spacing: expected",    # balls that overlap at rest, or a row past the scene
+    ("cradle", "spacing", "hi"): "spacing: expected",
+    ("cradle", "balls", "hi"): "spacing: expected",
+    ("cradle", "radius", "hi"): "spacing: expected",
+    ("cradle", "length", "hi"): "length: expected",
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
 

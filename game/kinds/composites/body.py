@@ -28,12 +28,12 @@ REFERENCE = (1280, 720)   # px: the default scene, where a composite's layout is
 SYSTEMS = ("input", "integrate", "relax", "draw_colliders", "draw_links")
 
 
-def body_keys(colour: str, width: float = 2.0, passes: int = PASSES) -> tuple:
-    """The keys of a composite's body, with the composite's own colour, stroke and passes as defaults."""
+def body_keys(colour: str, width: float = 2.0, passes: int = PASSES, damping: float = rope_defaults.DAMPING) -> tuple:
+    """The keys of a composite's body, with the composite's own colour, stroke, passes and damping as defaults."""
     return (
         Key("gravity", "float", rope_defaults.GRAVITY, "downward acceleration, px/s²", lo=-100_000.0, hi=100_000.0,
             live=rope_defaults.live_gravity),
-        Key("damping", "float", rope_defaults.DAMPING, "fraction of velocity kept per step", lo=0.0, hi=1.0,
+        Key("damping", "float", damping, "fraction of velocity kept per step", lo=0.0, hi=1.0,
             live=into(Forces, "damping")),
         Key("passes", "int", passes, "constraint relaxation passes per step (stiffness)", lo=1, hi=500,
             live=into(Constraints, "passes")),
@@ -65,9 +65,11 @@ def refuse(level, key_path: str, expected: str, found) -> None:
 
 
 def spawn_body(cfg: dict, layer: Layer, frame, pos: np.ndarray, a, b, pinned=(), rest=None,
-               point_radius=None, extra=()) -> int:
+               point_radius=None, extra=(), shapes=(), held=None) -> int:
     """One body entity: points at ``pos`` (float[n, 2] px), links a[i]–b[i] with ``rest`` lengths
-    (None: as laid out), the points ``pinned`` held where they are, the layer's colliders, and
+    (None: as laid out), the points ``pinned`` held where they are, the composite's own collider
+    tables ``shapes`` (`colliders.COLLIDER`'s keys, filled) then the layer's colliders, the points
+    ``held`` = (index, collider) on those colliders (`colliders.hold`: on each one's surface), and
     ``extra`` components (a constraint type's data). Returns the entity."""
     w, h = frame.width, frame.height
     points = Points.at(pos)
@@ -78,8 +80,10 @@ def spawn_body(cfg: dict, layer: Layer, frame, pos: np.ndarray, a, b, pinned=(),
     if rest is None:
         rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1)
     radius = np.full(len(pos), cfg["point_radius"], np.float32) if point_radius is None else point_radius
-    coll = colliders.build(cfg.get("collider", []), w, h, radius)
     m = cfg["margin"]
+    coll = colliders.build([*shapes, *cfg.get("collider", [])], w, h, radius, m)
+    if held is not None:
+        colliders.hold(coll, points, *held)
     return esper.create_entity(
         points, pins, layer, *([coll] if coll is not None else []), *extra,
         Constraints(a=a, b=b, rest=np.ascontiguousarray(rest, np.float32), passes=cfg["passes"], share=1.0),

@@ -28,6 +28,10 @@ BAD = [
     ("sign", "hang = 400\n", "layer[0].hang", "1..253 px"),
     ("blob", "radius = 4\n", "layer[0].radius", "more than twice `point_radius`"),
     ("blob", "fill = 0\n", "layer[0].fill", "0.1..1"),
+    ("cradle", "radius = 30\n", "layer[0].spacing", "60..10000 px (2 × radius: balls that overlap at rest"),
+    ("cradle", "balls = 40\n", "layer[0].spacing", "a row inside the 1280×720 px scene"),
+    ("cradle", "length = 500\n", "layer[0].length", "1..412 px"),
+    ("cradle", "restitution = 2\n", "layer[0].restitution", "0..1"),
 ]
 
 
