@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ropework.components.solve import Bending, Extras
 from ropework.kinds import Kind
 from ropework.kinds.composites.body import (
     COLLIDER,
@@ -33,6 +34,8 @@ SCHEMA = table(
     Key("points", "int", 40, "points along the bridge (along each edge of a deck)", lo=3, hi=MAX_POINTS // 2),
     Key("deck", "float", 8.0, "deck depth, px: two chains this far apart joined by a plank at every point "
         "(0: a single chain)", lo=0.0, hi=1000.0),
+    Key("stiffness", "float", 0.5, "with a deck: how firmly each plank keeps square to the deck's top edge, "
+        "0..1 (0: planks fold flat under a load; 1: a stiff deck that hardly sags further)", lo=0.0, hi=1.0),
     *body_keys("#c08a4a", width=2.0),
     collider=COLLIDER,
 )
@@ -98,9 +101,25 @@ def layout(cfg: dict, w: float, h: float):
     return pos, a, b, [0, n - 1, n, 2 * n - 1]
 
 
+def plank_bends(pos: np.ndarray, n: int, stiffness: float) -> Bending:
+    """At each inner top point k, an angle constraint on each side of its plank (top k-1, top k,
+    bottom k) and (bottom k, top k, top k+1), at the angles laid out: a plank joined to its deck only
+    by links would turn flat under a load. Links of `layout`: top k→k+1 is k, plank k is 2(n-1)+k."""
+    k = np.arange(1, n - 1)
+    top_prev, top, top_next, bottom = k - 1, k, k + 1, n + k
+    plank = 2 * (n - 1) + k
+    tri = np.concatenate([np.stack([top_prev, top, bottom]), np.stack([bottom, top, top_next])], 1)
+    links = np.concatenate([np.stack([k - 1, plank]), np.stack([plank, k])], 1)
+    u, v = pos[tri[0]] - pos[tri[1]], pos[tri[2]] - pos[tri[1]]
+    angle = np.arctan2(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0], (u * v).sum(1)).astype(np.float32)
+    return Bending(tri.astype(np.int32), angle, np.full(len(angle), stiffness, np.float32), links.astype(np.int32))
+
+
 def spawn(cfg: dict, layer, frame) -> int:
     pos, a, b, pinned = layout(cfg, frame.width, frame.height)
-    return spawn_body(cfg, layer, frame, pos, a, b, pinned)
+    n = cfg["points"]
+    extra = [Extras(bending=plank_bends(pos, n, cfg["stiffness"]))] if cfg["deck"] > 0 and cfg["stiffness"] else []
+    return spawn_body(cfg, layer, frame, pos, a, b, pinned, extra=extra)
 
 
 def links(cfg: dict) -> int:

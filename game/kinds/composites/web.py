@@ -23,6 +23,9 @@ SCHEMA = table(
         "(the hub's distance to the nearest held edge)", lo=0.05, hi=1.0),
     Key("angle", "float", 0.0, "the first thread's direction, degrees clockwise from the right", lo=-360.0,
         hi=360.0),
+    Key("spread", "float", 360.0, "the fan the threads cover, degrees clockwise from `angle`: 360 all round "
+        "(a spiral), less a web in a corner or along an edge (the spiral then runs in arcs across the fan, "
+        "end thread to end thread)", lo=10.0, hi=360.0),
     *body_keys("#8c8ca8", width=1.2),
     collider=COLLIDER,
 )
@@ -45,15 +48,17 @@ def edge_reach(c: np.ndarray, d: np.ndarray, lo: float, hi_x: float, hi_y: float
 
 def layout(cfg: dict, w: float, h: float):
     """(pos, a, b, pinned): the hub (point 0); thread i's spiral crossings, turn k at
-    1 + i · turns + k; then the held ends. The spiral climbs 1/threads of a turn from one thread
-    to the next, so it winds out as one thread."""
+    1 + i · turns + k; then the held ends. All round, the spiral climbs 1/threads of a turn from
+    one thread to the next, so it winds out as one thread; a fan has an arc a turn instead."""
     t, k = cfg["threads"], cfg["turns"]
     c = xy(cfg["at"], w, h)
-    ang = math.radians(cfg["angle"]) + 2 * math.pi * np.arange(t) / t
+    whole = cfg["spread"] >= 360.0                                  # all round: a spiral
+    ang = math.radians(cfg["angle"]) + math.radians(cfg["spread"]) * np.arange(t) / (t if whole else t - 1)
     d = np.stack([np.cos(ang), np.sin(ang)], 1)
     length = np.maximum(edge_reach(c, d, 0.0, w, h), 1.0)          # held on the scene's edges
     i, j = np.meshgrid(np.arange(t), np.arange(k), indexing="ij")
-    r = cfg["reach"] * length.min() * (j + 1 + i / t) / (k + 1)     # px from the hub: a round spiral
+    climb = i / t if whole else 0.0                                   # a spiral climbs a turn round; arcs do not
+    r = cfg["reach"] * length.min() * (j + 1 + climb) / (k + 1)     # px from the hub: round, not the box's shape
     cross = c + r[..., None] * d[:, None, :]                           # [t, k, 2]
     ends = c + length[:, None] * d
     pos = np.concatenate([c[None], cross.reshape(-1, 2), ends])
@@ -61,8 +66,12 @@ def layout(cfg: dict, w: float, h: float):
     end = 1 + t * k + np.arange(t)
     chain = np.concatenate([np.zeros((t, 1), np.int64), node, end[:, None]], 1)   # hub → crossings → end
     ra, rb = chain[:, :-1].ravel(), chain[:, 1:].ravel()
-    spiral = node.T.ravel()                                           # thread 0 turn 0, thread 1 turn 0, …
-    return pos, np.r_[ra, spiral[:-1]], np.r_[rb, spiral[1:]], end
+    if whole:
+        spiral = node.T.ravel()                                       # thread 0 turn 0, thread 1 turn 0, …
+        sa, sb = spiral[:-1], spiral[1:]
+    else:
+        sa, sb = node[:-1].ravel(), node[1:].ravel()                  # each arc: thread i to i + 1, no wrap
+    return pos, np.r_[ra, sa], np.r_[rb, sb], end
 
 
 def spawn(cfg: dict, layer, frame) -> int:
@@ -72,7 +81,7 @@ def spawn(cfg: dict, layer, frame) -> int:
 
 def links(cfg: dict) -> int:
     t, k = cfg["threads"], cfg["turns"]
-    return t * (k + 1) + max(t * k - 1, 0)
+    return t * (k + 1) + (max(t * k - 1, 0) if cfg["spread"] >= 360.0 else (t - 1) * k)
 
 
 KIND = Kind(

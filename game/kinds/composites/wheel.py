@@ -29,7 +29,9 @@ SCHEMA = table(
     Key("radius", "float", 40.0, "the rim's radius, px; more than twice `point_radius`", lo=0.5, hi=100_000.0),
     Key("points", "int", 24, "points round the rim; each is tied to its two neighbours on either side, "
         "so the rim holds round", lo=6, hi=MAX_RIM),
-    Key("spokes", "int", 8, "spokes from the hub to the rim, evenly round it (3..`points`)", lo=3, hi=MAX_RIM),
+    Key("spokes", "int", 12, "spokes from the hub to the rim, evenly round it (3..`points`): one to every other "
+        "rim point holds the braced rim rigid; fewer, a tyre that gives between them and dents where it lands; "
+        "more only fight each other (the solver jitters)", lo=3, hi=MAX_RIM),
     Key("spin", "float", 0.0, "turns per second it starts with, clockwise on screen (negative: the other way)",
         lo=-100.0, hi=100.0),
     *body_keys("#6f8196", width=2.5, passes=24),
