@@ -52,7 +52,7 @@ def live_colour(body, cfg, name):
     body.get(LinkStyle).colour = parse_colour(cfg[name])
 
 
-COLLIDER = (colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the composite meets")
+COLLIDER = (colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static, kinematic or dynamic shape the composite meets")
 
 
 def xy(at, w: float, h: float) -> np.ndarray:

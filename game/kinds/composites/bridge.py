@@ -129,8 +129,8 @@ def links(cfg: dict) -> int:
 
 KIND = Kind(
     "bridge",
-    "A chain or planked bridge hung between two held points with a given sag: walk a wheel over it, "
-    "drop things on it, pluck it.",
+    "A chain or planked bridge hung between two held points with a given sag: drop balls on it (its "
+    "layer's colliders with `mass`), pluck it, shake it.",
     SCHEMA, spawn,
     points=lambda cfg, w, h: cfg["points"] * (1 if cfg["deck"] <= 0 else 2),
     work=lambda cfg, w, h: work_of(links(cfg), cfg["passes"]),
