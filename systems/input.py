@@ -128,7 +128,9 @@ class PointerInput(esper.Processor):
             release(ent)
         for _, col in esper.get_component(Colliders):
             if col.held >= 0 and col.inv_mass is not None:
-                col.inv_mass[col.held] = col.held_weight   # a dynamic one flies on with the hand's last motion
+                col.inv_mass[col.held] = col.held_weight   # a dynamic one flies on with the hand's last motion,
+                if col.held_weight == 0.0:                 # a kinematic one stops where it was let go
+                    col.prev[col.held] = col.centre[col.held]
             col.held = -1
 
     def _drag(self, ptr: Pointer):

@@ -14,6 +14,11 @@ PLAN = {
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levelsd': 0.34,
     },
+    'balls.toml: ropes input integrate relax draw_colliders draw_ropes': {
+        'ropework.systems.integrate._integrate2': 0.12,
+        'ropework.systems.relax._chains_narrow2': 1.0,
+        'ropework.systems.relax.clamp': 0.18,
+    },
     'bridge.toml: bridge sign input integrate relax draw_colliders draw_links': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,

@@ -164,7 +164,7 @@ def build(tables: list, w: float, h: float, point_radius: np.ndarray, margin: fl
 def hold(col: Colliders, points, index, collider, offset=None, break_force=None) -> None:
     """Hold points of the body (int[h] ``index``) on colliders (int[h] ``collider``), each at
     ``offset`` px from its centre (float[h, 2]; a row of `UNSET` or None for all: on the
-    collider's surface plus the point's radius, toward where the point is). Moves each point
+    collider's surface, toward where the point is; a held point does not collide with its holder). Moves each point
     there, at rest; ``break_force`` (float[h], point mass · px/s², 0 never) lets one go. Adds to
     any holds ``col`` has. A pinned point held stays pinned: the caller frees it (a rope's anchor
     held by a collider is the collider's to carry)."""
@@ -179,7 +179,7 @@ def hold(col: Colliders, points, index, collider, offset=None, break_force=None)
         d = np.where(length[:, None] > 1e-9, d / np.maximum(length, 1e-9)[:, None], [0.0, -1.0])
         c = collider[unset]
         out = np.where(col.shape[c] == CIRCLE, col.radius[c], np.minimum(col.reach[c], SIZE))   # a circle's surface,
-        off[unset] = d * (out + col.point_radius[index[unset]])[:, None]   # else its reach: outside it, every way
+        off[unset] = d * out[:, None]                                              # else its reach: outside it every way
     pos = (col.centre[collider] + off).astype(np.float32)
     points.pos[index] = pos
     points.prev[index] = pos

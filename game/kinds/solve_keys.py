@@ -61,8 +61,11 @@ ATTACH = table(
     Key("collider", "int", NONE, "the collider (its index among the layer's [[layer.collider]], from 0) the point "
         "is held on, instead of a rope: a pendulum bob, a chain between two balls (unset, -1: `to`). A rope's "
         "anchor held on a collider leaves the rail: the collider carries it", lo=0, hi=10_000_000),
+    Key("card", "bool", False, "instead of `to` or `collider`: the point is pinned to the lanyard's card in the same "
+        "scene (the clip at its top, as the screen shows it), one way: the card is 3-D and stepped on its strap's "
+        "own cadence, so the rope follows it and cannot pull it. A rope's anchor so held leaves the rail"),
     Key("offset", "pair", [LAYER, LAYER], "with `collider`: where on it, [x, y] px from its centre (it does not turn); "
-        "unset (inf): on its surface facing the point, the point's radius outside", lo=-1e5, hi=1e5),
+        "unset (inf): on its surface, facing where the point starts (a circle; other shapes: their reach)", lo=-1e5, hi=1e5),
     Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
         "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
 )
@@ -97,9 +100,15 @@ def check(cfg: dict, level, key_path: str, tables=None) -> None:
     ncol = len(cfg.get("collider", ()))
     for i, a in enumerate(attach):
         p = f"{key_path}.attach[{i}]"
-        if (a["to"] == NONE) == (a["collider"] == NONE):
-            raise LevelError(level, p, "expected `to` (a rope index) or `collider` (a collider index), found "
-                             + ("both" if a["to"] != NONE else "neither"))
+        targets = (a["to"] != NONE) + (a["collider"] != NONE) + bool(a.get("card"))
+        if targets != 1:
+            raise LevelError(level, p, "expected one of `to` (a rope index), `collider` (a collider index) or "
+                             "`card = true`, found " + ("none" if targets == 0 else "more than one"))
+        if a.get("card"):
+            if a["from"] >= nr:
+                raise LevelError(level, f"{p}.from", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
+                                 f"ropes), found {a['from']}")
+            continue
         if a["collider"] != NONE:
             if a["collider"] >= ncol:
                 raise LevelError(level, f"{p}.collider", f"expected a collider index 0..{ncol - 1} (the layer has "
@@ -131,10 +140,20 @@ def held_points(cfg: dict, counts, start) -> tuple:
     """The `[[layer.attach]]` entries that name a collider, as `colliders.hold` takes them: (points
     int32[h], colliders int32[h], offsets float64[h, 2] (inf: unset), break forces float32[h])."""
     rows = [t for t in cfg.get("attach") or () if t["collider"] != NONE]
-    src = [int(start[t["from"]]) + int(round(t["from_at"] * (int(counts[t["from"]]) - 1))) for t in rows]
+    src = [_point(counts, start, t) for t in rows]
     return (np.array(src, np.int32), np.array([t["collider"] for t in rows], np.int32),
             np.array([t["offset"] for t in rows], np.float64).reshape(-1, 2),
             np.array([t["break_force"] for t in rows], np.float32))
+
+
+def card_points(cfg: dict, counts, start) -> np.ndarray:
+    """int32[k]: the points `[[layer.attach]]` pins to the lanyard's card (``card = true``)."""
+    return np.array([_point(counts, start, t) for t in cfg.get("attach") or () if t.get("card")], np.int32)
+
+
+def _point(counts, start, t: dict) -> int:
+    """The point at ``from_at`` of rope ``from`` (the nearest)."""
+    return int(start[t["from"]]) + int(round(t["from_at"] * (int(counts[t["from"]]) - 1)))
 
 
 def attach_points(counts, start, a: dict):
@@ -175,7 +194,7 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
     ratio = per("break_at")
     if (ratio > 0).any():
         ex.breaking = Breaking(ratio, None if link_rope is None else np.asarray(link_rope, np.int32))
-    on_ropes = [t for t in cfg.get("attach") or () if t["collider"] == NONE]   # the rest: `held_points`
+    on_ropes = [t for t in cfg.get("attach") or () if t["to"] != NONE]   # the rest: `held_points`, `card_points`
     if on_ropes:
         start = np.r_[0, np.cumsum(counts)[:-1]]
         rows = [attach_points(counts, start, t) for t in on_ropes]

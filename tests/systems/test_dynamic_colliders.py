@@ -56,7 +56,7 @@ def momentum(pts: Points, col: Colliders) -> np.ndarray:
 def chain(mass_a, mass_b, gravity=0.0, **keys) -> str:
     """A 12-point chain between ball 0 (above) and ball 1 (below), laid out at its length."""
     return (layer(gravity=gravity, damping=1.0, anchor_y=100.0, **keys) + rope(0.5, 12)
-            + ball(0.5, 79.5 / 600, mass_a, 15) + ball(0.5, (100 + 121 + 20.5) / 600, mass_b, 15)
+            + ball(0.5, 85 / 600, mass_a, 15) + ball(0.5, (100 + 121 + 15) / 600, mass_b, 15)
             + hold(0, 0, 0.0) + hold(0, 1, 1.0))
 
 
@@ -73,7 +73,7 @@ def test_a_chain_between_two_balls_conserves_momentum_so_the_heavier_leads(tmp_p
     assert p0[0] == pytest.approx(3.0 * heavy, rel=1e-4)
     for _ in range(90):
         s.step()
-        assert np.allclose(momentum(pts, col), p0, atol=1e-3 * (heavy + 13))   # float32 positions' rounding
+        assert np.allclose(momentum(pts, col), p0, atol=1e-3 * abs(p0[0]) + 4e-4 * 13)   # float32 rounding
     drift = float((pts.pos - pts.prev)[:, 0].mean())   # the chain's own speed, px per step
     if heavy > 1:
         assert drift > 0.8 * 3.0 and (col.centre - col.prev)[0, 0] > 0.8 * 3.0
@@ -85,7 +85,7 @@ def test_a_heavy_bob_swings_a_light_rope_and_a_light_bob_does_not(tmp_path):
     """A rope from the rail with a bob on its tip, the bob thrown sideways at 8 px a step."""
     reach = {}
     for mass in (50.0, 0.05):
-        s = scene(tmp_path, layer(anchor_y=60.0) + rope(0.5, 15) + ball(0.5, (60 + 154 + 25.5) / 600, mass)
+        s = scene(tmp_path, layer(anchor_y=60.0) + rope(0.5, 15) + ball(0.5, (60 + 154 + 20) / 600, mass)
                   + hold(0, 0), f"b{mass}.toml")
         pts, col = parts(s)
         s.step(30)
@@ -117,7 +117,7 @@ def cradle(tmp_path, e: float, n=5, name="c.toml") -> Scene:
     """n balls of radius 20, touching in a row, each on a 12-point string from the rail."""
     text = layer(anchor_y=60.0, damping=1.0)
     text += "".join(rope(0.4 + 0.05 * i, 12) for i in range(n))
-    text += "".join(ball(0.4 + 0.05 * i, 206.5 / 600, 20, restitution=e) for i in range(n))
+    text += "".join(ball(0.4 + 0.05 * i, 201 / 600, 20, restitution=e) for i in range(n))
     text += "".join(hold(i, i) for i in range(n))
     return scene(tmp_path, text, name)
 
@@ -152,7 +152,7 @@ def test_energy_never_grows_at_rest_and_pinned_points_never_move(tmp_path):
     """Three balls on strings and a pile of three balls on the floor (between two static pegs),
     left alone: the kinetic energy only falls, and the rail's anchors keep their bits all along."""
     s = scene(tmp_path, layer(anchor_y=60.0) + "".join(rope(0.4 + 0.05 * i, 12) for i in range(3))
-              + "".join(ball(0.4 + 0.05 * i, 206.5 / 600, 20, restitution=1.0) for i in range(3))
+              + "".join(ball(0.4 + 0.05 * i, 201 / 600, 20, restitution=1.0) for i in range(3))
               + "".join(hold(i, i) for i in range(3))
               + ball(0.2, 0.9, 5, restitution=1.0) + ball(0.2 + 40.5 / 800, 0.9, 5, restitution=1.0)
               + ball(0.2 + 20 / 800, 0.8, 5, restitution=1.0)
@@ -189,7 +189,7 @@ def test_the_same_scene_is_bit_identical_twice(tmp_path):
 @pytest.mark.parametrize("limit,lets_go", [(100.0, True), (1e6, False)])
 def test_a_held_point_lets_go_past_its_break_force(tmp_path, limit, lets_go):
     """A 50-unit bob hangs from a rope's tip: about 50 · 900 px/s² pulls on the hold."""
-    s = scene(tmp_path, layer(anchor_y=60.0) + rope(0.5, 15) + ball(0.5, (60 + 154 + 25.5) / 600, 50)
+    s = scene(tmp_path, layer(anchor_y=60.0) + rope(0.5, 15) + ball(0.5, (60 + 154 + 20) / 600, 50)
               + hold(0, 0, break_force=limit))
     pts, col = parts(s)
     s.step(60)
@@ -223,8 +223,9 @@ def test_the_pointer_drags_a_dynamic_ball_and_throws_it(tmp_path):
     (ball(0.5, 0.5, 1) + hold(0, 3), "attach[0].collider", "found 3"),
     (hold(0, 0), "attach[0].collider", "no colliders"),
     (ball(0.5, 0.5, 1) + hold(2, 0), "attach[0].from", "found 2"),
-    (ball(0.5, 0.5, 1) + "[[layer.attach]]\nfrom = 0\nto = 0\nat = 0.5\ncollider = 0\n", "attach[0]", "both"),
-    ("[[layer.attach]]\nfrom = 0\n", "attach[0]", "neither"),
+    (ball(0.5, 0.5, 1) + "[[layer.attach]]\nfrom = 0\nto = 0\nat = 0.5\ncollider = 0\n", "attach[0]", "more than one"),
+    ("[[layer.attach]]\nfrom = 0\n", "attach[0]", "found none"),
+    (ball(0.5, 0.5, 1) + hold(0, 0, card="true"), "attach[0]", "more than one"),
     ("[[layer.attach]]\nfrom = 0\nto = 0\n", "attach[0].at", "found none"),
     ("[[layer.attach]]\nfrom = 0\nfrom_at = 0.5\nto = 0\nat = 1.0\noffset = [1, 2]\n", "attach[0].offset", "with `to`"),
     (ball(0.5, 0.5, 1) + hold(0, 0, offset="[1e6, 0]"), "attach[0].offset", "found"),
@@ -236,3 +237,24 @@ def test_bad_dynamic_input_is_one_line_and_exit_2(tmp_path, extra, path, found):
     assert r.returncode == 2
     line = (r.stdout + r.stderr).strip()
     assert "\n" not in line and str(f) in line and path in line and found in line, line
+
+
+def test_a_kinematic_paddle_hits_a_ball_with_its_own_speed_and_stops_when_let_go(tmp_path):
+    """A kinematic box swept at 4 px a step into a resting ball of restitution 1 (no gravity): an
+    elastic hit by an infinitely heavy body sends the ball off at twice its speed; once let go,
+    the paddle has no speed of its own."""
+    s = scene(tmp_path, layer(gravity=0.0, damping=1.0) + rope(0.05, 10)
+              + '[[layer.collider]]\nshape = "box"\nat = [0.3, 0.5]\nsize = [20, 80]\nkinematic = true\n'
+              + ball(0.5, 0.5, 5.0, restitution=1.0))
+    _, col = parts(s)
+    s.pointer_down(240, 300)
+    s.step()
+    x = 240
+    while col.centre[1, 0] - col.prev[1, 0] < 1.0 and x < 400:
+        x += 4
+        s.pointer_move(x, 300)
+        s.step()
+    assert (col.centre - col.prev)[1, 0] == pytest.approx(8.0, abs=0.01)   # twice the paddle's 4 px a step
+    s.pointer_up(x, 300)
+    s.step()
+    assert np.array_equal(col.centre[0], col.prev[0])         # let go: still
