@@ -2,6 +2,8 @@
 with a given sag."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ropework.components.solve import Bending, Extras
@@ -57,7 +59,7 @@ def longest_sag(p0, p1, n: int) -> float:
     lo, hi = 0.0, 1e5
     for _ in range(60):
         mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if curve(p0, p1, mid, 64)[1] <= MAX_LINK * (n - 1) else (lo, mid)
+        lo, hi = (mid, hi) if curve(p0, p1, mid, 2)[1] <= MAX_LINK * (n - 1) else (lo, mid)
     return lo
 
 
@@ -75,8 +77,8 @@ def fits(cfg: dict, level, key_path: str, w: float, h: float) -> None:
     length = curve(p0, p1, cfg["sag"], SAMPLES)[1]
     if length > MAX_LINK * (n - 1):
         most = longest_sag(p0, p1, n)
-        refuse(level, f"{key_path}.sag", f"0..{most:.0f} px for {n} points (links of at most {MAX_LINK:g} px; "
-               f"this sag makes the bridge {length:.0f} px long, at {w:g}×{h:g} px)", f"{cfg['sag']:g}")
+        refuse(level, f"{key_path}.sag", f"0..{math.floor(most)} px for {n} points (links of at most {MAX_LINK:g} px; "
+               f"this sag makes the bridge {length:.1f} px long, at {w:g}×{h:g} px)", f"{cfg['sag']:g}")
     low = 0.5 * (p0[1] + p1[1]) + cfg["sag"] + cfg["deck"]
     if low > h:
         refuse(level, f"{key_path}.sag", f"0..{max(0.0, cfg['sag'] - low + h):.0f} px: the middle "

@@ -12,7 +12,7 @@ from ropework.kinds.composites.bridge import MAX_LINK, curve, longest_sag
 from ropework.schema import LevelError
 
 BAD = [
-    ("bridge", "points = 40\nsag = 600\n", "layer[0].sag", "0..542 px for 40 points (links of at most 40 px"),
+    ("bridge", "points = 40\nsag = 600\n", "layer[0].sag", "0..541 px for 40 points (links of at most 40 px"),
     ("bridge", "points = 10\n", "layer[0].points", "27..50000 to span 1024 px"),
     ("bridge", "from = [0.1, 0.8]\nto = [0.9, 0.8]\nsag = 140\npoints = 60\n", "layer[0].sag",
      "inside the 720 px scene"),
