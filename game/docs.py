@@ -89,7 +89,8 @@ one): each step it is put on the card's clip, its top centre, where the screen s
 the card is infinitely heavy to the rope. The card is a 3-D body in world units, locked to a strap
 that steps on its own cadence (`low_power` halves it) and springs and tilts by the seed's rules, so
 a pull from a rope in screen pixels has no place to act; the rope follows the card, and the hand
-drags the card. A rope's anchor so pinned leaves the rail. Refused with one line: a rope or
+drags the card. A rope's anchor so pinned leaves the rail; `break_force` does not apply (the point
+is pinned). Refused with one line: a rope or
 collider that does not exist, more than one of `to`, `collider` and `card` or none, `to` without
 `at`, `offset` without `collider`, `card = true` in a scene without a lanyard layer, a fraction
 outside 0 … 1, a point attached to itself, or two pinned anchors attached to each other (cycles
@@ -120,7 +121,7 @@ the window edges stay the box clamp (`margin`). A point's radius against them is
 | `kinetic` | coefficient, 0 … 100, or −1 | kinetic friction μk while sliding (the motion along the surface shortened by μk × the push); −1 (default): the same as `friction`. |
 | `kinematic` | true / false | the collider can be dragged with the pointer (default false). |
 | `mass` | free points' masses, 0 … 10⁶ | 0 (default): static, or kinematic. More: a dynamic body of that mass (a rope point weighs 1, or its rope's `mass`). Not for a plane or a kinematic collider. |
-| `restitution` | 0 … 1 | when two colliders meet, the share of their approach speed they part with: 1 elastic, 0 (default) they move on together. A pair takes the larger of its two values. |
+| `restitution` | 0 … 1 | when two colliders meet, the share of their approach speed they part with: 1 elastic, 0 (default) they move on together — plastic, as every other contact of the solver (a point on a shape, the box clamp), so nothing bounces unless a level asks and a heap comes to rest. A pair takes the larger of its two values. |
 
 No tunnelling: once a step a point that moved further than half the thinnest collider's width is
 walked along its move in steps of that half width, and stops at the first sample inside a shape (a

@@ -54,10 +54,12 @@ ATTACH = table(
     Key("from", "int", None, "the rope (its index among the layer's ropes, from 0) whose point is attached",
         lo=0, hi=10_000_000),
     Key("from_at", "float", 1.0, "which point of it, as a fraction of its length (1: its tip)", lo=0.0, hi=1.0),
-    Key("to", "int", NONE, "the rope it is attached to (index, from 0); or give `collider` instead (unset, -1)",
+    Key("to", "int", NONE, "the rope it is attached to (index, from 0); or give `collider` or `card` instead (unset, -1)",
         lo=0, hi=10_000_000),
     Key("at", "float", LAYER, "where on rope `to`, as a fraction of its length (0: its anchor, 1: its tip); "
         "needed with `to`", lo=0.0, hi=1.0),
+    Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
+        "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
     Key("collider", "int", NONE, "the collider (its index among the layer's [[layer.collider]], from 0) the point "
         "is held on, instead of a rope: a pendulum bob, a chain between two balls (unset, -1: `to`). A rope's "
         "anchor held on a collider leaves the rail: the collider carries it", lo=0, hi=10_000_000),
@@ -66,8 +68,6 @@ ATTACH = table(
         "own cadence, so the rope follows it and cannot pull it. A rope's anchor so held leaves the rail"),
     Key("offset", "pair", [LAYER, LAYER], "with `collider`: where on it, [x, y] px from its centre (it does not turn); "
         "unset (inf): on its surface, facing where the point starts (a circle; other shapes: their reach)", lo=-1e5, hi=1e5),
-    Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
-        "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
 )
 
 
@@ -104,6 +104,9 @@ def check(cfg: dict, level, key_path: str, tables=None) -> None:
         if targets != 1:
             raise LevelError(level, p, "expected one of `to` (a rope index), `collider` (a collider index) or "
                              "`card = true`, found " + ("none" if targets == 0 else "more than one"))
+        if a["collider"] == NONE and (math.isfinite(a["offset"][0]) or math.isfinite(a["offset"][1])):
+            raise LevelError(level, f"{p}.offset", "expected `offset` only with `collider`, found it with "
+                             + ("`card`" if a.get("card") else "`to`"))
         if a.get("card"):
             if a["from"] >= nr:
                 raise LevelError(level, f"{p}.from", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
@@ -120,8 +123,6 @@ def check(cfg: dict, level, key_path: str, tables=None) -> None:
             continue
         if a["at"] == LAYER:
             raise LevelError(level, f"{p}.at", "expected `at`, a fraction 0..1 of rope `to`'s length, found none")
-        if math.isfinite(a["offset"][0]) or math.isfinite(a["offset"][1]):
-            raise LevelError(level, f"{p}.offset", "expected `offset` only with `collider`, found it with `to`")
         for k in ("from", "to"):
             if a[k] >= nr:
                 raise LevelError(level, f"{p}.{k}", f"expected a rope index 0..{nr - 1} (the layer has {nr} "

@@ -31,6 +31,7 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("lanyard", "far", "lo"): "expected far > near",
     ("ropes", "count", "hi"): "expected the last of",   # many ropes `every` apart must end inside the window
     ("ropes", "every", "hi"): "expected the last of",
+    ("ropes", "collider", "hi"): "expected a collider index",   # an attachment names a collider the layer has
     ("ropes", "from", "hi"): "expected a rope index",    # an attachment names a rope the layer has
     ("ropes", "to", "hi"): "expected a rope index",
     ("ropes", "at", "hi"): "cannot be solved",           # rope 0's tip on rope 0's tip: itself
@@ -129,7 +130,7 @@ def finite(scene: Scene) -> list[str]:
 @pytest.mark.parametrize("kind,where,names,bound,flipped", cases())
 def test_every_numeric_key_at_its_bounds_runs_and_draws_finitely(kind, where, names, bound, flipped, tmp_path,
                                                                  gl_window):
-    doc = levelgen.doc_for(kind, where)
+    doc = levelgen.doc_for(kind, where, names)
     if flipped:
         for (in_, name), v in _bools(kind, where).items():
             (doc if in_ == "top" else doc["layer"][0])[name] = v

@@ -229,6 +229,7 @@ def test_the_pointer_drags_a_dynamic_ball_and_throws_it(tmp_path):
     ("[[layer.attach]]\nfrom = 0\nto = 0\n", "attach[0].at", "found none"),
     ("[[layer.attach]]\nfrom = 0\nfrom_at = 0.5\nto = 0\nat = 1.0\noffset = [1, 2]\n", "attach[0].offset", "with `to`"),
     (ball(0.5, 0.5, 1) + hold(0, 0, offset="[1e6, 0]"), "attach[0].offset", "found"),
+    ("[[layer.attach]]\nfrom = 0\ncard = true\noffset = [0, 1]\n", "attach[0].offset", "with `card`"),
 ])
 def test_bad_dynamic_input_is_one_line_and_exit_2(tmp_path, extra, path, found):
     f = tmp_path / "bad.toml"
@@ -258,3 +259,14 @@ def test_a_kinematic_paddle_hits_a_ball_with_its_own_speed_and_stops_when_let_go
     s.pointer_up(x, 300)
     s.step()
     assert np.array_equal(col.centre[0], col.prev[0])         # let go: still
+
+
+def test_a_thrown_ball_stays_in_the_window_box_by_its_radius(tmp_path):
+    s = scene(tmp_path, layer(margin=2.0) + rope(0.05, 10) + ball(0.5, 0.5, 3.0, radius=25))
+    _, col = parts(s)
+    col.prev[0] = col.centre[0] - [40.0, -30.0]           # 2,400 px/s right, 1,800 px/s up
+    lo, hi = 2.0 + 25.0, np.array([800.0, 600.0]) - 2.0 - 25.0
+    for _ in range(240):
+        s.step()
+        assert (col.centre[0] >= lo - 1e-3).all() and (col.centre[0] <= hi + 1e-3).all()
+    assert col.centre[0, 1] == pytest.approx(hi[1], abs=0.5)   # come to rest on the floor
