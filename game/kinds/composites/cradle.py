@@ -61,7 +61,7 @@ def layout(cfg: dict, w: float, h: float):
     c = xy(cfg["at"], w, h)
     x = c[0] + (np.arange(n) - 0.5 * (n - 1)) * cfg["spacing"]
     pr = cfg["point_radius"]
-    reach = cfg["length"] - pr                                  # held end to the tip's centre, px
+    reach = max(cfg["length"] - pr, 1.0)                        # held end to the tip's centre, px
     top = c[1] - cfg["radius"] - pr - reach
     j = np.arange(k) / (k - 1)
     pos = np.stack([np.repeat(x, k), top + np.tile(j, n) * reach], 1)
