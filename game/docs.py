@@ -167,6 +167,42 @@ a layer sleeps only once its dynamic colliders are still too, and a press on one
 """
 
 
+COMPOSITES = """## Composites (bridge, net, wheel, web, blob, sign, cradle)
+
+Scene pieces made of the solver's own parts — points, distance links, pins, the colliders and,
+for the blob, an area constraint type declared as a plugin declares one — each a kind with a few
+keys. `levels/playground.toml` has most of them side by side; `levels/bridge.toml`,
+`levels/web.toml` and `levels/cradle.toml` are scenes built on one each. Their pictures are made by
+`bash docs/scripts/composites.sh`.
+
+- Positions are `at = [x, y]` (a bridge: `from`, `to`) as fractions of the scene's width and height,
+  as a collider's; lengths (`radius`, `size`, `sag`, `hang`, `length`, `spacing`) are px; angles degrees.
+- A composite is judged in the default 1280 × 720 scene, where `validate` loads a level: one that
+  cannot be built there is refused with one line naming the key and the range it allows (exit 2) —
+  a bridge whose points cannot span it in links of at most 40 px at its sag, a wheel no larger than
+  twice its points' radius, a web with fewer than 3 threads or a hub on the edge, balls of a cradle
+  that overlap at rest, a sign whose ropes would be held above the scene. In a scene of another size
+  it is laid out by the same keys (px stay px), its free points kept inside by the box clamp.
+- Each is one body: it meets its own layer's `[[layer.collider]]` shapes (a wheel rolls on them, a
+  ball with `mass` drops onto a bridge or into a web or a net), not another layer's body.
+- The pointer grabs any point (pinned to the cursor while held, `grab_radius`), and drags a dynamic
+  or kinematic collider.
+
+"""
+
+PICTURES = {   # kind -> (picture under docs/, what it shows): made by docs/scripts/composites.sh
+    "bridge": ("img/composite-bridge.png", "A planked bridge between two posts with three balls on it, a sign above "
+               "(levels/bridge.toml)"),
+    "net": ("img/composite-net.png", "A net held at its corners catching a ball"),
+    "wheel": ("img/composite-wheel.png", "A wheel that rolled down a slope"),
+    "web": ("img/composite-web.png", "A spider web held at the scene's edges, a ball caught in it (levels/web.toml)"),
+    "blob": ("img/composite-blob.png", "Two blobs squashed on a shelf and on the floor, keeping their area"),
+    "sign": ("img/composite-sign.png", "A sign hanging on two ropes, a ball resting on it"),
+    "cradle": ("img/composite-cradle.png", "Newton's cradle: the far ball swung out by the first one's impact "
+               "(levels/cradle.toml)"),
+}
+
+
 def builtin_kinds() -> list[str]:
     """Kinds shipped with ropework (a plugin documents its own)."""
     return sorted(n for n, k in kinds.KINDS.items() if k.spawn.__module__.startswith("ropework.kinds."))
@@ -178,10 +214,12 @@ def levels_markdown() -> str:
     lines += markdown("Scene", TOP)[1:]
     lines += ["## `[[layer]]` — keys every layer has", ""]
     lines += markdown("Layer", table(*LAYER_COMMON), "layer.")[1:]
-    lines += [SOLVE, COLLIDERS, "## Entity kinds", ""]
+    lines += [SOLVE, COLLIDERS, COMPOSITES, "## Entity kinds", ""]
     for name in builtin_kinds():
         k = kinds.KINDS[name]
         lines += [f"## kind = \"{name}\"", "", k.doc, ""]
+        if name in PICTURES:
+            lines += [f"![{PICTURES[name][1]}]({PICTURES[name][0]})", ""]
         themes = " and ".join(k.themes) if len(k.themes) > 1 else f"{k.themes[0]} only ({k.theme_note}; T says so)"
         lines += [f"Themes (T): {themes}.", ""]
         if k.motion_note:

@@ -19,9 +19,21 @@ PLAN = {
         'ropework.systems.relax._chains_narrow2_any': 3.41,
         'ropework.systems.relax.clamp': 0.18,
     },
+    'bridge.toml: bridge sign input integrate relax draw_colliders draw_links': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
+        'ropework.systems.relax._levels2': 0.37,
+    },
     'cloth.toml: cloth input integrate relax draw_colliders draw_links': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levels2': 0.37,
+    },
+    'cradle.toml: cradle input integrate relax draw_colliders draw_links': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
         'ropework.systems.relax._levels2': 0.37,
     },
     'dotgrid.toml: dotgrid input ripple repel draw_dots': {
@@ -61,6 +73,12 @@ PLAN = {
     'pixels.toml: dotgrid input ripple repel draw_dots': {
         'ropework.systems.dotgrid.repel.repel_jelly': 0.58,
     },
+    'playground.toml: bridge cradle web wheel input integrate relax draw_colliders draw_links': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax.clamp': 0.26,
+        'ropework.systems.relax._levels2': 0.37,
+    },
     'rope.toml: ropes input integrate relax draw_colliders draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
@@ -80,6 +98,11 @@ PLAN = {
         'ropework.systems.relax._chains_narrow2': 0.96,
         'ropework.systems.tendrils.blow.blow': 0.15,
         'ropework.systems.tendrils.fly_sparks.fly': 0.1,
+    },
+    'web.toml: web input integrate relax draw_colliders draw_links': {
+        'ropework.systems.integrate._integrate2': 0.16,
+        'ropework.systems.relax._level_order': 0.2,
+        'ropework.systems.relax._levels2': 0.37,
     },
     'wire.toml: ropes input integrate relax draw_colliders draw_ropes': {
         'ropework.systems.integrate._integrate2': 0.16,

@@ -37,6 +37,24 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("ropes", "to", "hi"): "expected a rope index",
     ("ropes", "at", "hi"): "cannot be solved",           # rope 0's tip on rope 0's tip: itself
     ("ropes", "from_at", "lo"): "cannot be solved",      # rope 0's anchor on rope 0's anchor
+    # a composite is judged in the default scene: its size against where it is, its points against its size
+    ("bridge", "sag", "hi"): "sag: expected 0..",       # links too long for its points, or hung below the scene
+    ("bridge", "deck", "hi"): "sag: expected 0..",
+    ("bridge", "points", "lo"): "to span",
+    ("wheel", "radius", "lo"): "more than twice `point_radius`",
+    ("wheel", "radius", "hi"): "the rim inside",
+    ("wheel", "point_radius", "hi"): "more than twice `point_radius`",
+    ("wheel", "spokes", "hi"): "one spoke a rim point",
+    ("wheel", "points", "lo"): "one spoke a rim point",
+    ("blob", "radius", "lo"): "more than twice `point_radius`",
+    ("blob", "radius", "hi"): "the blob inside",
+    ("blob", "point_radius", "hi"): "more than twice `point_radius`",
+    ("sign", "hang", "hi"): "the held points inside",
+    ("cradle", "spacing", "lo"): "spacing: expected",    # balls that overlap at rest, or a row past the scene
+    ("cradle", "spacing", "hi"): "spacing: expected",
+    ("cradle", "balls", "hi"): "spacing: expected",
+    ("cradle", "radius", "hi"): "spacing: expected",
+    ("cradle", "length", "hi"): "length: expected",
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
 WORK_CAPS = (f"expected a level that steps in at most {cost.MAX_STEP_MS:.0f} ms",     # ... or past the work a step
