@@ -34,6 +34,7 @@ class HashLog:
                 "sha256": snapshot.file_hash(lv.path), "size": [scene.width, scene.height],
                 "seed": scene.seed, "reduced_motion": scene.reduced_motion, "every": every,
                 "script": None if script is None else Path(script).name, "frames": frames,
+                "script_sha256": None if script is None else snapshot.file_hash(script),
                 "from": None if start is None else {"file": Path(start).name, "sha256": snapshot.file_hash(start)}}
         self._f.write(json.dumps(head) + "\n")
 
@@ -120,6 +121,9 @@ def replay(script_path, level_path, against, start=None) -> tuple[int, str]:
     if head.get("script") != mine:
         raise SnapshotError(against, f"a hash log of a run with input script {head.get('script') or '-'}, "
                                      f"not {mine or '-'} ('-': none)")
+    if script_path and head.get("script_sha256") not in (None, snapshot.file_hash(script_path)):
+        raise SnapshotError(script_path, "the input script has changed since the hash log's run: a replay of "
+                                         "other input would part from the log for no fault of the engine")
     last = steps[-1]["step"]
     began = head.get("from")
     if began is not None and start is None:

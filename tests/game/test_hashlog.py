@@ -120,3 +120,18 @@ def test_a_run_from_a_snapshot_replays_from_it(tmp_path, capsys):
     assert "replay it with --from" in capsys.readouterr().err
     assert main(["replay", str(SCRIPT), "rope", "--against", str(log), "--from", str(snap)]) == 0
     assert "same state at every one of 6 logged steps" in capsys.readouterr().out
+
+
+def test_a_script_changed_since_the_run_is_refused_in_one_line(tmp_path, capsys):
+    from ropework.cli import main
+    script = tmp_path / "throw.txt"
+    script.write_text(SCRIPT.read_text())
+    out = tmp_path / "run.png"
+    assert main(["rope", "--record", str(out), "--frames", "30", "--input", str(script), "--hash-every", "10"]) == 0
+    log = out.with_suffix(".hashes")
+    assert main(["replay", str(script), "rope", "--against", str(log)]) == 0
+    script.write_text(SCRIPT.read_text().replace("8        down", "9        down", 1))
+    capsys.readouterr()
+    assert main(["replay", str(script), "rope", "--against", str(log)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and str(script) in err and "changed" in err, err
