@@ -46,6 +46,7 @@ class Scene:
         self.width, self.height = fit_size(*size[:2])
         self.document: str | None = None   # the level file's text as the studio edited it; None: the file as it is
         self.tap = None                    # called (steps so far, kind, x, y) with each pointer event: a recorder
+        self.strain = False                # the strain overlay (B): kept across rebuilds, as the theme
         self._closed = False
         self._build()
 
@@ -78,7 +79,7 @@ class Scene:
         self._check_open()
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
-                           theme=self.theme, relaid=relaid)
+                           theme=self.theme, relaid=relaid, strain=self.strain)
         self._drop_world()   # a rebuild starts from an empty world
         with self.active():
             self.pointer_entity = esper.create_entity(Pointer())

@@ -605,3 +605,76 @@ class Links:
         p["colour"] = tuple(float(c) for c in colour)
         p["half_width"] = float(width) / 2
         self.geometry.render(p, instances=self.count)
+
+
+_TINTED_LINKS_VS = """
+#version 430
+layout(std430, binding = 0) readonly buffer Positions { vec2 P[]; };
+uniform vec2 viewport;
+uniform float half_width;
+in vec2 in_corner;      // x: 0 at a, 1 at b; y: side -1..1
+in ivec2 in_link;       // the two point indices
+in vec4 in_colour;      // the link's own colour
+out float v_side;
+out vec4 v_colour;
+void main() {
+    vec2 a = P[in_link.x];
+    vec2 b = P[in_link.y];
+    vec2 d = b - a;
+    float len = length(d);
+    vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
+    vec2 n = vec2(-t.y, t.x);
+    float ext = half_width + 0.5;
+    vec2 q = mix(a, b, in_corner.x) + t * (in_corner.x * 2.0 - 1.0) * 0.5 + n * in_corner.y * ext;
+    gl_Position = scene_to_clip(q, viewport);
+    v_side = in_corner.y * ext;
+    v_colour = in_colour;
+}
+"""
+
+_TINTED_LINKS_FS = """
+#version 430
+uniform float half_width;
+in float v_side;
+in vec4 v_colour;
+out vec4 out_colour;
+void main() {
+    out_colour = vec4(v_colour.rgb, v_colour.a * clamp(half_width + 0.5 - abs(v_side), 0.0, 1.0));
+}
+"""
+
+
+class TintedLinks:
+    """Straight segments between pairs of points, each in a colour of its own, one draw call (the
+    strain overlay). Every link is sent: an overlay of a few thousand links at most is on."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = ctx.program(vertex_shader=vertex_shader(_TINTED_LINKS_VS), fragment_shader=_TINTED_LINKS_FS)
+        corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
+        self.positions = Stream(ctx)
+        self.links = Stream(ctx, stride=24)
+        self.count = 0
+        self.geometry = ctx.geometry(
+            [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
+             BufferDescription(self.links.buffer, "2i 4f", ["in_link", "in_colour"], instanced=True)],
+            mode=ctx.TRIANGLE_STRIP,
+        )
+
+    def draw(self, viewport, pos: np.ndarray, a: np.ndarray, b: np.ndarray, colour: np.ndarray, width: float) -> None:
+        """Links a → b of points ``pos`` (float[n, >=2] scene px), link i in ``colour[i]`` (float[m, 4]),
+        ``width`` px wide, in a scene of ``viewport`` px."""
+        self.count = len(a)
+        if not self.count:
+            return
+        rows = np.empty((self.count, 6), np.float32)
+        rows[:, 0] = np.asarray(a, np.int32).view(np.float32)
+        rows[:, 1] = np.asarray(b, np.int32).view(np.float32)
+        rows[:, 2:] = colour
+        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
+        self.links.write(rows)
+        self.positions.buffer.bind_to_storage_buffer(binding=0)
+        p = self.program
+        p["viewport"] = tuple(float(v) for v in viewport)
+        p["half_width"] = float(width) / 2
+        self.geometry.render(p, instances=self.count)
