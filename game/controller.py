@@ -70,6 +70,9 @@ class Controller:
         self.save_prompt = False    # the studio's panel asks for a path (Ctrl+Shift+S)
         self._actions.update(studio=self.toggle_studio, save=self.save_level, save_as=self.ask_save_path,
                              undo=self.undo, redo=self.redo)
+        from ropework.draw import Pen
+        self.pen = Pen()            # a rope being drawn with the pointer (ropework.draw)
+        self._actions.update(pin_end=self.pin_end, undraw=self.undraw, strain=self.toggle_strain)
         assert set(self._actions) == {b.action for b in keys.BINDINGS}, "game/keys.py and the actions disagree"
 
     # ── keys ─────────────────────────────────────────────────────────────────
@@ -168,6 +171,8 @@ class Controller:
     def _adopt(self, new: Scene, banner: str | None = None) -> None:
         self._stop_input()
         old, self.scene = self.scene, new
+        new.strain = new.frame.strain = old.strain     # the strain overlay is the player's, not the level's
+        self.pen.cancel()
         old.close()
         self.revision += 1
         if self.studio is not None:         # the studio follows: the new file, its values
@@ -238,6 +243,57 @@ class Controller:
         if kind == "move":
             return self.studio.drag(x, y)
         return self.studio.release()
+
+    # ── drawing ropes (ropework.draw) ────────────────────────────────────────
+    def draw_pointer(self, kind: str, x: float, y: float, shift: bool = False) -> bool:
+        """A pointer event on the scene (scene px, y down): True if a stroke took it — a press on
+        empty space of a drawing layer starts one, moves extend it, the release lays the rope."""
+        pen = self.pen
+        if kind == "down":
+            return pen.down(self.scene, x, y, any_ropes=self.show_studio, on_rope=shift)
+        if not pen.drawing:
+            return False
+        if kind == "move":
+            return pen.move(x, y)
+        studio = self.studio_model()
+        if studio is None:
+            pen.cancel()
+            return True
+        if kind == "up":
+            pen.move(x, y)
+        said = pen.up(self.scene, studio)
+        if said:
+            self.flash(said)
+        elif said == "":
+            n = len(studio.drawn(pen.layer))
+            self.flash(f"rope {n} drawn ({studio.level.layers[pen.layer]['rope'][-1]['points']} points): "
+                       "O pins the end nearest the pointer, Backspace removes it")
+        return True
+
+    def pin_end(self):
+        """O: pin (or free) the drawn rope's end nearest the pointer."""
+        from ropework import draw
+        studio = self.studio_model()
+        if studio is not None:
+            ptr = self.scene.pointer
+            self.flash(draw.toggle_pin(self.scene, studio, ptr.x, ptr.y, any_ropes=self.show_studio))
+
+    def undraw(self):
+        """Backspace: remove the last drawn rope of the drawing layer."""
+        from ropework import draw
+        i = draw.layer_index(self.scene, self.show_studio)
+        studio = self.studio_model() if i is not None else None
+        if studio is None:
+            self.flash("no layer draws ropes here (draw = true on a ropes layer, or open the studio)")
+        elif studio.remove_drawn(i):
+            self.flash("removed the last drawn rope (Ctrl+Z brings it back)")
+        else:
+            self.flash(studio.error or "no drawn rope to remove")
+
+    def toggle_strain(self):
+        """B: colour every link by its stretch, from rest to the ratio it breaks at."""
+        self.scene.strain = self.scene.frame.strain = not self.scene.strain
+        self.flash(f"strain {'shown: grey at rest, red at the break ratio' if self.scene.strain else 'hidden'}")
 
     # ── frames ───────────────────────────────────────────────────────────────
     def update(self, dt: float) -> int:

@@ -42,6 +42,9 @@ BINDINGS = (
     Binding("save_as", ("CTRL+SHIFT+S",), "Ctrl+Shift+S", "save the level as a new file (path typed in the studio)"),
     Binding("undo", ("CTRL+Z",), "Ctrl+Z", "undo the last studio edit"),
     Binding("redo", ("CTRL+SHIFT+Z", "CTRL+Y"), "Ctrl+Shift+Z / Ctrl+Y", "redo"),
+    Binding("strain", ("B",), "B", "show / hide strain: each link from grey at rest to red at its break ratio"),
+    Binding("pin_end", ("O",), "O", "pin / free the drawn rope's end nearest the pointer"),
+    Binding("undraw", ("BACKSPACE",), "Backspace", "remove the last drawn rope (draw = true, or the studio open)"),
     Binding("quit", ("ESCAPE",), "Esc", "quit"),
 )
 

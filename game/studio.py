@@ -35,7 +35,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from ropework import kinds, level
 from ropework.components import Layer
-from ropework.components.body import Pins
+from ropework.components.body import Pins, Points
 from ropework.components.render import Rail
 from ropework.schema import Key, LevelError, Table, key_name
 from ropework.systems import pipeline
@@ -106,6 +106,44 @@ def _spawn_layer(scene, cfg: dict) -> None:
     kinds.KINDS[cfg["kind"]].spawn(cfg, lay, scene.frame)
 
 
+CARRIED = ("rope", "attach", "draw")        # a ropes layer's keys whose change keeps its other ropes in motion
+RESHAPED = ("pin", "path", "colour", "width")  # a rope's keys whose change keeps it in motion
+
+
+def _state(scene, name: str):
+    """(pos, prev) copies of a layer's points before it is rebuilt, or None."""
+    pts = Body(scene, name).get(Points)
+    return None if pts is None else (pts.pos.copy(), pts.prev.copy())
+
+
+def _carry(scene, old: dict, new: dict, state) -> None:
+    """A ropes layer rebuilt for a rope drawn, removed or pinned: its ropes that are still there
+    (the leading ropes of the same length and keys) go on from where they were, not from where
+    they were laid; their pins hold them as the new level says."""
+    if state is None or new["kind"] != "ropes" or \
+            any(old.get(k) != new.get(k) for k in set(old) | set(new) if k not in CARRIED):
+        return
+    from ropework.kinds.ropes import fitted_counts
+    h = scene.frame.height
+    a = [t for t in old["rope"] for _ in range(t["count"])]
+    b = [t for t in new["rope"] for _ in range(t["count"])]
+    ca, cb = fitted_counts(old, h), fitted_counts(new, h)
+    same = 0
+    for ta, tb, na, nb in zip(a, b, ca, cb):
+        if na != nb or any(ta[k] != tb[k] for k in ta if k not in RESHAPED):
+            break
+        same += 1
+    m = int(cb[:same].sum())
+    body = Body(scene, new["name"])
+    pts, pins = body.get(Points), body.get(Pins)
+    if not m or pts is None or len(state[0]) < m:
+        return
+    pts.pos[:m], pts.prev[:m] = state[0][:m], state[1][:m]
+    if pins is not None:
+        pts.pos[pins.index] = pins.anchor
+        pts.prev[pins.index] = pins.anchor
+
+
 def apply(scene, lv: level.Level) -> list[str]:
     """Bring the running ``scene`` to level ``lv`` with the least disturbance; return what was done
     ("live NAME.KEY", "rebuilt NAME", "added NAME", "removed NAME", "rebuilt the scene")."""
@@ -143,8 +181,10 @@ def apply(scene, lv: level.Level) -> list[str]:
                 continue
             live = _appliers(layer_schema(cfg["kind"]), prev, cfg, skip=("name",))
             if live is None:
+                state = _state(scene, cfg["name"])
                 _remove_layer(scene, cfg["name"])
                 _spawn_layer(scene, cfg)
+                _carry(scene, prev, cfg, state)
                 done.append(f"rebuilt {cfg['name']}")
                 continue
             body = Body(scene, cfg["name"])
@@ -512,15 +552,77 @@ class Studio:
     def remove_rope(self, i: int, j: int) -> bool:
         return self.remove_entry(i, "rope", j)
 
+    # ── drawn ropes (ropework.draw lays them; here they become the level's rope entries) ──
+    def add_drawn(self, i: int, rope: dict, attach: list[dict] = ()) -> bool:
+        """A drawn rope: one ``[[layer.rope]]`` entry at the end of layer ``i``'s ropes, and its
+        ``[[layer.attach]]`` entries, in one undo step. Refused (``error``) as any edit, e.g. past the
+        scene's point budget."""
+        def mutate(doc):
+            lay = doc["layer"][i]
+            for array, values in (("rope", [rope]), ("attach", list(attach))):
+                if not values:
+                    continue
+                if array not in lay:
+                    lay[array] = tomlkit.aot()
+                for v in values:
+                    tbl = tomlkit.table()
+                    tbl.trivia.indent = "\n"
+                    for k, x in v.items():
+                        tbl[k] = _value_item(x)
+                    lay[array].append(tbl)
+        return self._edit(f"draw a rope on layer[{i}]", mutate)
+
+    def drawn(self, i: int) -> list[int]:
+        """Layer ``i``'s rope tables that are drawn ropes (with a path), in order."""
+        return [j for j, t in enumerate(self.level.layers[i]["rope"]) if t["path"]]
+
+    def remove_drawn(self, i: int) -> bool:
+        """Remove layer ``i``'s last drawn rope and the attachments that hold it or hang on it (the
+        others are renumbered past it). False if it has none."""
+        tables = self.drawn(i)
+        if not tables:
+            return False
+        j = tables[-1]
+        r = sum(t["count"] for t in self.level.layers[i]["rope"][:j])     # its index among the layer's ropes
+
+        def mutate(doc):
+            lay = doc["layer"][i]
+            del lay["rope"][j]
+            if "attach" in lay:
+                aot = lay["attach"]
+                for k in reversed(range(len(aot))):
+                    a = aot[k]
+                    if r in (a.get("from"), a.get("to")):
+                        del aot[k]
+                        continue
+                    for end in ("from", "to"):
+                        if a.get(end, -1) > r:
+                            a[end] = a[end] - 1
+                if not len(aot):
+                    del lay["attach"]
+        return self._edit(f"remove the drawn layer[{i}].rope[{j}]", mutate)
+
+    def pin_drawn(self, i: int, j: int, pin: str, path: list) -> bool:
+        """Set drawn rope ``j``'s `pin` and lay its `path` where it is now, so the file holds the rope
+        pinned where it was pinned."""
+        def mutate(doc):
+            tbl = doc["layer"][i]["rope"][j]
+            tbl["pin"] = pin
+            tbl["path"] = _value_item(path)
+        return self._edit(f"layer[{i}].rope[{j}].pin = {pin!r}", mutate)
+
     # ── the pointer over the scene (rails and anchors) ───────────────────────
     def _rails(self):
-        """(layer index, rail y, anchor xs) of each rope layer with a rail, topmost first."""
+        """(layer index, rail y, {rope table: anchor x}) of each rope layer with a rail, topmost first;
+        a drawn rope (a path) has no anchor on the rail."""
         index = {c["name"]: i for i, c in enumerate(self.level.layers)}
         out = []
         with self.scene.active():
-            for _ent, (rail, lay, pins) in esper.get_components(Rail, Layer, Pins):
+            for _ent, (rail, lay) in esper.get_components(Rail, Layer):
                 if lay.name in index:
-                    out.append((lay.z, index[lay.name], rail.y, pins.anchor[:, 0].astype(float)))
+                    tables = self.level.layers[index[lay.name]]["rope"]
+                    xs = {j: t["anchor"] * self.scene.width for j, t in enumerate(tables) if not t["path"]}
+                    out.append((lay.z, index[lay.name], rail.y, xs))
         return [(i, y, xs) for _, i, y, xs in sorted(out, key=lambda r: -r[0])]
 
     def press(self, x: float, y: float) -> bool:
@@ -529,8 +631,8 @@ class Studio:
         for i, ry, xs in self._rails():
             if abs(y - ry) > RAIL_REACH:
                 continue
-            if len(xs):
-                j = int(abs(xs - x).argmin())
+            if xs:
+                j = min(xs, key=lambda j: abs(xs[j] - x))
                 if abs(xs[j] - x) <= ANCHOR_REACH:
                     self._anchor_drag = (i, j)
                     self.end_gesture()
