@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import esper
+import numpy as np
 import tomlkit
 from tomlkit.container import Container
 from tomlkit.exceptions import TOMLKitError
@@ -36,11 +37,15 @@ from tomlkit.exceptions import TOMLKitError
 from ropework import kinds, level
 from ropework.components import Layer
 from ropework.components.body import Pins, Points
+from ropework.components.collider import PLANE, Colliders
 from ropework.components.render import Rail
 from ropework.schema import Key, LevelError, Table, key_name
 from ropework.systems import pipeline
+from ropework.systems.services.contact import outline
+from ropework.systems.services.hitquery import shape_at
 
-RAIL_REACH = 8.0     # px above or below a rail that a studio click counts as on it
+RAIL_REACH = 8.0     # px above or below a rail (or a plane's surface) that a studio click counts as on it
+TURN = 5.0           # degrees a collider turns per notch of the mouse wheel
 ANCHOR_REACH = 12.0  # px from an anchor that a press on the rail takes the anchor instead of hanging a rope
 ANCHOR_DIGITS = 4    # decimals of a dragged or clicked anchor fraction: 0.1 px on a 1280 px window
 
@@ -59,6 +64,20 @@ class Body:
             if lay is not None and lay.name == self.name:
                 return comp
         return None
+
+    def _body(self) -> int | None:
+        for ent, lay in esper.get_component(Layer):
+            if lay.name == self.name and esper.has_component(ent, Points):
+                return ent
+        return None
+
+    def put(self, comp) -> None:
+        """Give the layer's body (its entity with `Points`) a component it had not."""
+        esper.add_component(self._body(), comp)
+
+    def drop(self, cls) -> None:
+        """Take a component off the layer's body."""
+        esper.remove_component(self._body(), cls)
 
 
 def layer_schema(kind_name: str) -> Table:
@@ -106,8 +125,8 @@ def _spawn_layer(scene, cfg: dict) -> None:
     kinds.KINDS[cfg["kind"]].spawn(cfg, lay, scene.frame)
 
 
-CARRIED = ("rope", "attach", "draw")        # a ropes layer's keys whose change keeps its other ropes in motion
-RESHAPED = ("pin", "path", "colour", "width")  # a rope's keys whose change keeps it in motion
+CARRIED = ("rope", "attach", "draw", "collider", "bend")   # a ropes layer's keys whose change keeps its ropes in motion
+RESHAPED = ("pin", "path", "colour", "width", "bend")      # a rope's keys whose change keeps it in motion
 
 
 def _state(scene, name: str):
@@ -290,6 +309,7 @@ class Studio:
         self.revision = 0        # +1 on every change of the document (the view refreshes its widgets)
         self._merge_open: tuple | None = None
         self._anchor_drag: tuple[int, int] | None = None
+        self._collider_drag: tuple[int, int, float, float] | None = None   # layer, collider, grip x, y (px)
         self._open(scene)
 
     def _open(self, scene) -> None:
@@ -308,7 +328,7 @@ class Studio:
         self.history.clear()
         self.future.clear()
         self.error = ""
-        self._merge_open = self._anchor_drag = None
+        self._merge_open = self._anchor_drag = self._collider_drag = None
         self.revision += 1
 
     # ── reading ──────────────────────────────────────────────────────────────
@@ -480,6 +500,10 @@ class Studio:
             elif k.default is None and k.type in ("int", "float"):
                 mid = (k.lo + k.hi) / 2
                 tbl[name] = int(mid) if k.type == "int" else mid
+            elif k.default is None and k.type == "choice":      # a collider's shape: the first
+                tbl[name] = k.choices[0]
+            elif k.default is None and k.type == "pair":        # a collider's place: the middle
+                tbl[name] = _value_item([(k.lo + k.hi) / 2] * 2)
         for name, (sub, lo, _, _) in schema.arrays.items():
             if lo and any(k.default is None for k in sub.keys.values()):   # entries the kind needs (a rope's anchor)
                 aot = tomlkit.aot()
@@ -625,9 +649,39 @@ class Studio:
                     out.append((lay.z, index[lay.name], rail.y, xs))
         return [(i, y, xs) for _, i, y, xs in sorted(out, key=lambda r: -r[0])]
 
+    def collider_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """(layer index, collider index) of the collider under scene point (x, y), topmost layer first;
+        a plane only near its surface (below it is most of the scene)."""
+        index = {c["name"]: i for i, c in enumerate(self.level.layers)}
+        found = []
+        with self.scene.active():
+            for _ent, (col, lay) in esper.get_components(Colliders, Layer):
+                if lay.name not in index:
+                    continue
+                w, h = self.scene.width, self.scene.height
+                solid = [k for k in range(len(col.shape)) if col.shape[k] != PLANE]
+                k = shape_at([outline(col, k, w, h) for k in solid], x, y) if solid else -1
+                if k >= 0:
+                    found.append((lay.z, index[lay.name], solid[k]))
+                    continue
+                for k in np.flatnonzero(col.shape == PLANE):
+                    ax, ay = col.axis[k]
+                    if abs((x - col.centre[k, 0]) * ay - (y - col.centre[k, 1]) * ax) <= RAIL_REACH:
+                        found.append((lay.z, index[lay.name], int(k)))
+                        break
+        return max(found)[1:] if found else None
+
     def press(self, x: float, y: float) -> bool:
         """A press on the scene while the studio is open: on a rail, near an anchor, takes the
-        anchor (drag it); elsewhere on a rail, hangs a new rope there. True if the studio took it."""
+        anchor (drag it); elsewhere on a rail, hangs a new rope there; on a collider, takes it (drag
+        it). True if the studio took it."""
+        hit = self.collider_at(x, y)
+        if hit is not None:
+            i, k = hit
+            at = self.level.layers[i]["collider"][k]["at"]
+            self._collider_drag = (i, k, at[0] * self.scene.width - x, at[1] * self.scene.height - y)
+            self.end_gesture()
+            return True
         for i, ry, xs in self._rails():
             if abs(y - ry) > RAIL_REACH:
                 continue
@@ -642,7 +696,14 @@ class Studio:
         return False
 
     def drag(self, x: float, y: float) -> bool:
-        """The pointer moved with the button down: a held anchor follows it along the rail."""
+        """The pointer moved with the button down: a held anchor follows it along the rail, a held
+        collider follows it (its grip kept)."""
+        if self._collider_drag is not None:
+            i, k, gx, gy = self._collider_drag
+            at = [round(min(max((x + gx) / self.scene.width, 0.0), 1.0), ANCHOR_DIGITS),
+                  round(min(max((y + gy) / self.scene.height, 0.0), 1.0), ANCHOR_DIGITS)]
+            self.set((i, "collider", k), "at", at)
+            return True
         if self._anchor_drag is None:
             return False
         i, j = self._anchor_drag
@@ -650,9 +711,26 @@ class Studio:
         return True
 
     def release(self) -> bool:
-        held, self._anchor_drag = self._anchor_drag, None
+        held = self._anchor_drag or self._collider_drag
+        self._anchor_drag = self._collider_drag = None
         self.end_gesture()
         return held is not None
+
+    def turn(self, x: float, y: float, notches: float) -> bool:
+        """The mouse wheel over a collider turns it by `TURN` degrees a notch (one undo step a run)."""
+        hit = self.collider_at(x, y)
+        if hit is None:
+            return False
+        i, k = hit
+        angle = self.level.layers[i]["collider"][k]["angle"] + TURN * notches
+        angle = (angle + 180.0) % 360.0 - 180.0                      # kept in -180 .. 180
+        self.set((i, "collider", k), "angle", round(angle, 3))
+        return True
+
+    def remove_at(self, x: float, y: float) -> bool:
+        """Delete: remove the collider under the pointer."""
+        hit = self.collider_at(x, y)
+        return hit is not None and self.remove_entry(hit[0], "collider", hit[1])
 
     # ── saving ───────────────────────────────────────────────────────────────
     def shipped(self) -> bool:

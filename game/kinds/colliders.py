@@ -17,23 +17,33 @@ SIZE = 1e5              # px: the largest radius or size a collider takes
 MIN_SIZE = 0.5          # px: the smallest: half a pixel, below which a collider draws as nothing
 CONVEX_EPS = 1e-6       # px²: a corner's cross product below this (of either sign) is a straight corner
 
+def live_colliders(body, cfg, name):
+    """Every collider of the layer built again in place (the studio moves, turns and tunes them): the
+    body's points, and the pointer's hold on a kinematic one, stay."""
+    col = body.get(Colliders)
+    new = build(cfg["collider"], body.frame.width, body.frame.height, col.point_radius)
+    for f in ("shape", "centre", "axis", "half", "radius", "verts", "vstart", "mu_s", "mu_k", "kinematic", "thin",
+              "reach"):
+        setattr(col, f, getattr(new, f))
+
+
 COLLIDER = table(
     Key("shape", "choice", None, "circle, capsule (a segment with a radius), box (oriented), polygon (convex) "
-        "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES),
+        "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES, live=live_colliders),
     Key("at", "pair", None, "centre (a plane: a point on its surface) as [x, y] fractions of the scene's "
-        "width and height", lo=0.0, hi=1.0),
-    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE),
+        "width and height", lo=0.0, hi=1.0, live=live_colliders),
+    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE, live=live_colliders),
     Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0]",
-        lo=MIN_SIZE, hi=SIZE),
+        lo=MIN_SIZE, hi=SIZE, live=live_colliders),
     Key("angle", "float", 0.0, "rotation, degrees, clockwise on screen (a plane: its surface's tilt)",
-        lo=-360.0, hi=360.0),
+        lo=-360.0, hi=360.0, live=live_colliders),
     Key("points", "pairs", [], "a polygon's corners, [x, y] px from `at` before rotation, in order around it "
-        f"(3..{MAX_CORNERS}, convex)", lo=-SIZE, hi=SIZE, max_len=MAX_CORNERS),
+        f"(3..{MAX_CORNERS}, convex)", lo=-SIZE, hi=SIZE, max_len=MAX_CORNERS, live=live_colliders),
     Key("friction", "float", FRICTION, "static friction coefficient: a rope rests on a slope of angle θ while "
-        "tan θ ≤ friction", lo=0.0, hi=100.0),
+        "tan θ ≤ friction", lo=0.0, hi=100.0, live=live_colliders),
     Key("kinetic", "float", -1.0, "kinetic friction coefficient while sliding (negative: the same as "
-        "`friction`)", lo=-1.0, hi=100.0),
-    Key("kinematic", "bool", False, "the pointer can drag it; it pushes the points it meets"),
+        "`friction`)", lo=-1.0, hi=100.0, live=live_colliders),
+    Key("kinematic", "bool", False, "the pointer can drag it; it pushes the points it meets", live=live_colliders),
 )
 
 

@@ -219,6 +219,11 @@ def _other(k, current):
         return current + 1 if current + 1 <= k.hi else current - 1
     if k.name == "near":                 # the camera checks far > near: a nearer clip, not 37 % of the range
         return current / 2
+    if k.type == "pair":
+        v = round(k.lo + (k.hi - k.lo) * 0.37, 4)
+        return [v, v] if [v, v] != current else [v / 2, v]
+    if k.type == "pairs":                # a triangle
+        return [[0.0, -10.0], [10.0, 10.0], [-10.0, 10.0]]
     v = round(k.lo + (k.hi - k.lo) * 0.37, 4)
     return v if v != current else round(k.lo + (k.hi - k.lo) * 0.61, 4)
 
@@ -237,7 +242,10 @@ def _live_keys():
 
 def _base_text(kind_name: str) -> str:
     if kind_name == "ropes":
-        return '[[layer]]\nkind = "ropes"\n\n[[layer.rope]]\nanchor = 0.4\n\n[[layer.rope]]\nanchor = 0.7\n'
+        return ('[[layer]]\nkind = "ropes"\n\n[[layer.rope]]\nanchor = 0.4\n\n[[layer.rope]]\nanchor = 0.7\n'
+                '\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.6]\n')
+    if kind_name == "cloth":
+        return '[[layer]]\nkind = "cloth"\n\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.6]\n'
     if kind_name == "lanyard":
         return '[[layer]]\nkind = "lanyard"\n\n[[layer.light]]\nx = 1\n'
     if kind_name == "tendrils":
