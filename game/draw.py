@@ -9,7 +9,8 @@ A ropes layer with ``draw = true`` is a sandbox: a drag that starts where the po
 take nothing (no free point within the grab radius, no kinematic collider) draws; with the
 studio open every ropes layer is. On release the stroke is laid as a rope of points the
 layer's ``segment`` apart along it (`lay`) and added to the level as an ordinary
-``[[layer.rope]]`` whose ``path`` holds where each point is laid (ropework.kinds.ropes), through the studio's model (ropework.studio), so
+``[[layer.rope]]`` whose ``path`` is the stroke's corners (`simplify`: within `TOLERANCE`) and
+whose ``points`` are laid along it (ropework.kinds.ropes), through the studio's model (ropework.studio), so
 it is validated like any edit (one past the scene's point budget is refused with
 validate's line), undone with Ctrl+Z, and saved with Ctrl+S. An end on a collider is
 pinned there (``pin``); an end on another rope is attached to it (``[[layer.attach]]``).
@@ -24,7 +25,7 @@ import numpy as np
 
 from ropework.components import Grab, Layer, Points
 from ropework.components.collider import PLANE, Colliders
-from ropework.kinds.ropes import MAX_PATH, PINS, fitted_counts
+from ropework.kinds.ropes import MAX_PATH, MAX_ROPE_POINTS, PINS, along, fitted_counts
 from ropework.systems.services.contact import outline
 from ropework.systems.services.hitquery import shape_at
 
@@ -34,6 +35,7 @@ ATTACH_REACH = 10.0      # px: an end this close to another rope's point is atta
 COLLIDER_REACH = 4.0     # px: an end this close to a collider's outline is pinned on it
 PIN_REACH = 30.0         # px: O pins or frees a drawn rope's end this close to the pointer
 DIGITS = 4               # decimals of a path's fractions: 0.1 px on a 1280 px scene
+TOLERANCE = 0.5          # px: a drawn rope's path keeps the stroke this close
 PALETTE = ("#ff6600", "#00d4ff", "#c5ff3b", "#ff3ba7", "#ffd23b", "#9b7bff")   # drawn ropes' colours, in turn
 
 
@@ -73,23 +75,40 @@ def takes(scene, x: float, y: float) -> bool:
     return False
 
 
-def along(path: np.ndarray, n: int, spacing: float) -> np.ndarray:
-    """float64[n, 2]: ``n`` points along the polyline ``path`` (px) from its first corner, ``spacing``
-    apart along it; past its end they go straight on in its last direction."""
-    path = np.asarray(path, np.float64).reshape(-1, 2)
-    seg = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
-    keep = np.r_[True, seg > 1e-9]                           # repeated corners say nothing
-    path, seg = path[keep], seg[seg > 1e-9]
-    s = np.arange(n) * float(spacing)
-    if not len(seg):
-        return np.stack([np.full(n, path[0, 0]), path[0, 1] + s], axis=1)   # a dot: straight down
-    cum = np.r_[0.0, np.cumsum(seg)]
-    out = np.stack([np.interp(s, cum, path[:, 0]), np.interp(s, cum, path[:, 1])], axis=1)
-    past = s > cum[-1]
-    if past.any():
-        d = (path[-1] - path[-2]) / seg[-1]
-        out[past] = path[-1] + (s[past] - cum[-1])[:, None] * d
-    return out
+def simplify(line: np.ndarray, tolerance: float) -> np.ndarray:
+    """The corners of ``line`` (float[k, 2] px) that keep it within ``tolerance`` px (Douglas-Peucker):
+    a stroke of hundreds of samples is a path of a few corners in the level file."""
+    line = np.asarray(line, np.float64).reshape(-1, 2)
+    if len(line) < 3:
+        return line
+    keep = np.zeros(len(line), bool)
+    keep[[0, -1]] = True
+    todo = [(0, len(line) - 1)]
+    while todo:
+        i, j = todo.pop()
+        if j - i < 2:
+            continue
+        a, b = line[i], line[j]
+        d = b - a
+        n = math.hypot(*d)
+        mid = line[i + 1:j] - a
+        off = np.abs(mid[:, 0] * d[1] - mid[:, 1] * d[0]) / n if n > 1e-12 else np.hypot(mid[:, 0], mid[:, 1])
+        k = int(off.argmax())
+        if off[k] > tolerance:
+            keep[i + 1 + k] = True
+            todo += [(i, i + 1 + k), (i + 1 + k, j)]
+    return line[keep]
+
+
+def path_of(line: np.ndarray, w: float, h: float) -> list:
+    """A line (px) as a rope's `path`: its corners within `TOLERANCE` px (more if it would have more than
+    `MAX_PATH`), as fractions of the scene kept to `DIGITS` decimals."""
+    tol = TOLERANCE
+    corners = simplify(line, tol)
+    while len(corners) > MAX_PATH:
+        tol *= 2
+        corners = simplify(line, tol)
+    return np.round(corners / (w, h), DIGITS).clip(0.0, 1.0).astype(float).tolist()
 
 
 def lay(stroke: np.ndarray, spacing: float) -> np.ndarray:
@@ -171,8 +190,8 @@ class Pen:
         pts = lay(stroke, cfg["segment"])
         if len(pts) < 2:
             return "too short to be a rope: drag further"
-        if len(pts) > MAX_PATH:
-            return f"a drawn rope holds at most {MAX_PATH} points, this one {len(pts)}: draw it shorter"
+        if len(pts) > MAX_ROPE_POINTS:
+            return f"a rope holds at most {MAX_ROPE_POINTS} points, this one {len(pts)}: draw it shorter"
         n_ropes = sum(t["count"] for t in cfg["rope"])
         end = end_on(scene, i, *pts[-1])
         pins, attach = [], []
@@ -185,9 +204,9 @@ class Pen:
                 attach.append({"from": n_ropes, "from_at": 0.0 if which == "start" else 1.0,
                                "to": on[1], "at": on[2]})
         pin = "both" if len(pins) == 2 else pins[0] if pins else "none"
-        frac = np.round(pts / (scene.width, scene.height), DIGITS).clip(0.0, 1.0)
-        rope = {"anchor": float(frac[0, 0]), "points": len(pts), "pin": pin,
-                "colour": PALETTE[len(studio.drawn(i)) % len(PALETTE)], "path": frac.tolist()}
+        path = path_of(stroke, scene.width, scene.height)
+        rope = {"anchor": path[0][0], "points": len(pts), "pin": pin,
+                "colour": PALETTE[len(studio.drawn(i)) % len(PALETTE)], "path": path}
         if not studio.add_drawn(i, rope, attach):
             return studio.error
         return ""
@@ -223,7 +242,7 @@ def toggle_pin(scene, studio, x: float, y: float, any_ropes: bool = False) -> st
     held = {"start": now in ("start", "both"), "end": now in ("end", "both")}
     held[end] = not held[end]
     pin = PINS[[(True, False), (False, True), (True, True), (False, False)].index((held["start"], held["end"]))]
-    path = np.round(pos[starts[r]:starts[r] + counts[r], :2] / (scene.width, scene.height), DIGITS).clip(0.0, 1.0)
-    if not studio.pin_drawn(i, j, pin, path.astype(float).tolist()):
+    path = path_of(pos[starts[r]:starts[r] + counts[r], :2], scene.width, scene.height)
+    if not studio.pin_drawn(i, j, pin, path):
         return studio.error
     return f"{'pinned' if held[end] else 'freed'} the rope's {end}"

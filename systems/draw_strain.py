@@ -49,15 +49,16 @@ def break_ratio(con: Constraints, extras: Extras | None) -> np.ndarray:
 class DrawStrain:
     def __init__(self):
         self._gl: dict[int, gfx.TintedLinks] = {}
+        self._spare: list = []          # GL objects of a deleted body, for the body that replaces it
 
     def draw(self, frame, layer_name: str, ctx) -> None:
         if not frame.strain:
             return
-        gfx.forget_gone(self._gl)
+        gfx.forget_gone(self._gl, self._spare)
         for ent, (pts, con, layer) in esper.get_components(Points, Constraints, Layer):
             if layer.name != layer_name or not len(con.a):
                 continue
-            links = self._gl.get(ent) or self._gl.setdefault(ent, gfx.TintedLinks(ctx))
+            links = gfx.reuse(self._gl, self._spare, ent, lambda: gfx.TintedLinks(ctx))
             s = strain(pts.pos, con.a, con.b, con.rest, break_ratio(con, esper.try_component(ent, Extras)))
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.BLEND_DEFAULT

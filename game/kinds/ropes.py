@@ -28,7 +28,7 @@ WIDTH = 2.4          # stroke width, px
 TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
-MAX_PATH = 4096          # corners of a drawn rope's `path` at most: a stroke across a 4K screen at 1 px spacing
+MAX_PATH = 4096          # corners of a drawn rope's `path` at most: a scribble across a 4K screen, a corner a px
 PINS = ("start", "end", "both", "none")   # which ends of a rope are held still
 MAX_REPEAT = 50_000      # ropes one [[layer.rope]] table may repeat into: what a table of default ropes can hold
                          # under the scene's point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past
@@ -92,10 +92,10 @@ ROPE = table(
     Key("every", "float", 0.0, "with `count`: the gap between neighbouring anchors, as a fraction of the window "
         "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
         "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
-    Key("path", "pairs", [], "a drawn rope: where each of its points is laid, [x, y] fractions of the scene's "
-        "width and height, one pair a point (`points` says how many; its links still rest `segment` long); it "
-        "hangs from no rail (`anchor` is its first point's x) and `count` stays 1. Empty: a rope hanging from "
-        "the rail", lo=0.0, hi=1.0, max_len=MAX_PATH),
+    Key("path", "pairs", [], "a drawn rope's line, its corners as [x, y] fractions of the scene's width and "
+        "height: its `points` are laid along it from the first corner, the layer's `segment` apart (past its end, "
+        "straight on); it hangs from no rail (`anchor` is its first corner's x) and `count` stays 1. Empty: a "
+        "rope hanging from the rail", lo=0.0, hi=1.0, max_len=MAX_PATH),
     Key("pin", "choice", "start", "which ends are held still: start (the anchor; a drawn rope: its first "
         "corner), end (its tip where it was laid), both or none (it falls)", choices=PINS),
     *solve_keys.ROPE_KEYS,
@@ -170,9 +170,6 @@ def check(cfg: dict, level, key_path: str) -> None:
         if r["path"] and r["count"] != 1:
             raise LevelError(level, f"{key_path}.rope[{i}].count",
                              f"expected 1 for a drawn rope (one with a path), found {r['count']}")
-        if r["path"] and r["points"] != len(r["path"]):
-            raise LevelError(level, f"{key_path}.rope[{i}].points",
-                             f"expected {len(r['path'])}, one point per pair of its path, found {r['points']}")
         last = r["anchor"] + (r["count"] - 1) * r["every"]
         if not -1e-9 <= last <= 1.0 + 1e-9:
             raise LevelError(level, f"{key_path}.rope[{i}].every",
@@ -190,6 +187,25 @@ def fitted_counts(cfg: dict, h: float) -> np.ndarray:
     return np.where(drawn, points, np.maximum(cfg["min_points"], np.minimum(points, fit)))
 
 
+def along(path: np.ndarray, n: int, spacing: float) -> np.ndarray:
+    """float64[n, 2]: ``n`` points along the polyline ``path`` (px) from its first corner, ``spacing``
+    apart along it; past its end they go straight on in its last direction."""
+    path = np.asarray(path, np.float64).reshape(-1, 2)
+    seg = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    keep = np.r_[True, seg > 1e-9]                           # repeated corners say nothing
+    path, seg = path[keep], seg[seg > 1e-9]
+    s = np.arange(n) * float(spacing)
+    if not len(seg):
+        return np.stack([np.full(n, path[0, 0]), path[0, 1] + s], axis=1)   # a dot: straight down
+    cum = np.r_[0.0, np.cumsum(seg)]
+    out = np.stack([np.interp(s, cum, path[:, 0]), np.interp(s, cum, path[:, 1])], axis=1)
+    past = s > cum[-1]
+    if past.any():
+        d = (path[-1] - path[-2]) / seg[-1]
+        out[past] = path[-1] + (s[past] - cum[-1])[:, None] * d
+    return out
+
+
 def laid(cfg: dict, counts: np.ndarray, w: float, h: float) -> np.ndarray:
     """float64[n, 2]: every point where the layer lays it, px: a hanging rope straight down from its
     anchor, a drawn one along its path."""
@@ -201,7 +217,7 @@ def laid(cfg: dict, counts: np.ndarray, w: float, h: float) -> np.ndarray:
     r = 0
     for t in cfg["rope"]:
         if t["path"]:
-            pos[starts[r]:starts[r] + counts[r]] = np.array(t["path"], np.float64) * (w, h)
+            pos[starts[r]:starts[r] + counts[r]] = along(np.array(t["path"]) * (w, h), int(counts[r]), cfg["segment"])
         r += t["count"]
     return pos
 

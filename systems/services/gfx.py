@@ -8,6 +8,7 @@ float32 (arcade.gl's "f"), never per-frame allocations of GL objects.
 from __future__ import annotations
 
 import os
+import weakref
 
 import esper
 import numpy as np
@@ -71,11 +72,40 @@ def outcodes(pos: np.ndarray, box) -> np.ndarray | None:
     return code
 
 
-def forget_gone(cache: dict) -> None:
+SPARE = 4   # GL objects of deleted bodies a draw system keeps for the next new body, at most
+
+
+def forget_gone(cache: dict, spare: list | None = None) -> None:
     """Drop a draw system's per-entity GL objects of entities deleted since (a layer the studio
-    rebuilt spawns new ones), so they are released instead of kept for good."""
+    rebuilt spawns new ones), so they are released instead of kept for good; with ``spare``, keep a
+    few there for the bodies that replace them (`reuse`): a rope drawn rebuilds its layer, and making
+    and releasing the GL objects again was a few ms of that frame on a software rasteriser."""
     for ent in [e for e in cache if not esper.entity_exists(e)]:
-        del cache[ent]
+        gone = cache.pop(ent)
+        if spare is not None and len(spare) < SPARE:
+            spare.append(gone)
+
+
+def reuse(cache: dict, spare: list, ent: int, make):
+    """The GL objects of body ``ent``: its own, a spare one of a deleted body, or ``make()``."""
+    got = cache.get(ent)
+    if got is None:
+        got = cache[ent] = spare.pop() if spare else make()
+    return got
+
+
+_PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # ctx -> {(vs, fs): program}
+
+
+def program(ctx, vertex_shader: str, fragment_shader: str):
+    """The GL program of these sources on ``ctx``, compiled once: a layer the studio rebuilds (a rope
+    drawn, a rope removed) makes new drawing objects, and a shader compile is ~10 ms on a software
+    rasteriser. Each user sets every uniform before it renders, so one program serves them all."""
+    progs = _PROGRAMS.setdefault(ctx, {})
+    key = (vertex_shader, fragment_shader)
+    if key not in progs:
+        progs[key] = ctx.program(vertex_shader=vertex_shader, fragment_shader=fragment_shader)
+    return progs[key]
 
 
 def vertex_shader(source: str) -> str:
@@ -298,7 +328,7 @@ class Strokes:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_STROKE_VS), fragment_shader=_STROKE_FS)
+        self.program = program(ctx, vertex_shader(_STROKE_VS), _STROKE_FS)
         self._pair = None            # the program of draw_pair, made on its first use
         self.gain = 1.0              # the light added per unit of alpha: the caller's units (the tendrils' light is
                                      # kept over its LIGHT_RANGE); on the GPU it scales the alphas, painted the composite
@@ -484,7 +514,7 @@ class Quads:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_QUAD_VS), fragment_shader=_QUAD_FS)
+        self.program = program(ctx, vertex_shader(_QUAD_VS), _QUAD_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.instances = Stream(ctx, stride=QUAD_DTYPE.itemsize)
         self.count = 0
@@ -561,7 +591,7 @@ class Links:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_LINKS_VS), fragment_shader=_LINKS_FS)
+        self.program = program(ctx, vertex_shader(_LINKS_VS), _LINKS_FS)
         corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self.positions = Stream(ctx)
         self.links = Stream(ctx, stride=8)
@@ -650,7 +680,7 @@ class TintedLinks:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_TINTED_LINKS_VS), fragment_shader=_TINTED_LINKS_FS)
+        self.program = program(ctx, vertex_shader(_TINTED_LINKS_VS), _TINTED_LINKS_FS)
         corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self.positions = Stream(ctx)
         self.links = Stream(ctx, stride=24)

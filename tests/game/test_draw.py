@@ -12,7 +12,8 @@ from ropework import level
 from ropework.components import Grab, Pins, Points
 from ropework.components.solve import Extras
 from ropework.controller import Controller
-from ropework.draw import along, lay
+from ropework.draw import lay, simplify
+from ropework.kinds.ropes import along
 from ropework.scene import Scene
 from ropework.window import PlayWindow
 
@@ -218,3 +219,17 @@ def test_along_lays_points_at_the_spacing_and_goes_straight_on_past_the_end():
     got = along(np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0]]), 5, 6.0)
     assert np.allclose(got, [[0, 0], [6, 0], [10, 2], [10, 8], [10, 14]])
     assert np.allclose(along(np.array([[3.0, 4.0]]), 3, 2.0), [[3, 4], [3, 6], [3, 8]])   # a dot hangs down
+
+
+def test_a_stroke_is_kept_as_its_corners_within_the_tolerance():
+    t = np.linspace(0, np.pi, 400)
+    arc = np.stack([100 + 80 * np.cos(t), 100 + 80 * np.sin(t)], 1)
+    corners = simplify(arc, 0.5)
+    assert 8 < len(corners) < 40 and np.array_equal(corners[[0, -1]], arc[[0, -1]])
+    # every sample is within the tolerance of the corners' polyline
+    a, b = corners[:-1], corners[1:]
+    d = b - a
+    f = np.clip(((arc[:, None] - a) * d).sum(2) / (d * d).sum(1), 0, 1)
+    gap = np.hypot(*(a + f[..., None] * d - arc[:, None]).transpose(2, 0, 1)).min(1)
+    assert gap.max() <= 0.5
+    assert len(simplify(np.array([[0, 0], [5, 0], [10, 0.0]]), 0.5)) == 2      # a straight line: its ends
