@@ -111,6 +111,44 @@ def path_of(line: np.ndarray, w: float, h: float) -> list:
     return np.round(corners / (w, h), DIGITS).clip(0.0, 1.0).astype(float).tolist()
 
 
+def inside(loop: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """bool[s]: which points ``p`` (float[s, 2]) lie inside the convex loop ``loop`` (float[k, 2], either
+    way round)."""
+    e = np.roll(loop, -1, axis=0) - loop
+    rel = p[:, None, :] - loop[None, :, :]
+    cross = e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]
+    return (cross >= 0).all(1) | (cross <= 0).all(1)
+
+
+def trimmed(stroke: np.ndarray, start, end) -> np.ndarray:
+    """The stroke without its samples inside the collider it starts or ends on: a rope pinned on a
+    collider is pinned at its rim (pinned inside it, its next points would be pushed out, the first
+    link stretched by the collider's depth)."""
+    if start is not None and start[0] == "collider":
+        out = np.flatnonzero(~inside(start[2], stroke))
+        if not len(out):
+            return stroke[-1:]
+        k = out[0]
+        stroke = stroke[k:] if k == 0 else np.vstack([_rim(start[2], stroke[k], stroke[k - 1]), stroke[k:]])
+    if end is not None and end[0] == "collider":
+        out = np.flatnonzero(~inside(end[2], stroke))
+        if not len(out):
+            return stroke[:1]
+        k = out[-1]
+        stroke = stroke[:k + 1] if k == len(stroke) - 1 else np.vstack([stroke[:k + 1], _rim(end[2], stroke[k], stroke[k + 1])])
+    return stroke
+
+
+def _rim(loop: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """float[1, 2]: where the segment from ``a`` (outside the loop) to ``b`` (inside) crosses its rim,
+    to a hundredth of a pixel (bisection)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(14):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if inside(loop, (a + mid * (b - a))[None])[0] else (mid, hi)
+    return (a + lo * (b - a))[None]
+
+
 def lay(stroke: np.ndarray, spacing: float) -> np.ndarray:
     """float64[n, 2]: a stroke's points ``spacing`` apart along it (n = its length // spacing + 1)."""
     stroke = np.asarray(stroke, np.float64).reshape(-1, 2)
@@ -129,10 +167,10 @@ def end_on(scene, i: int, x: float, y: float, skip: int = -1):
         col = esper.try_component(ent, Colliders)
         pts = esper.component_for_entity(ent, Points)
     if col is not None:
-        k = shape_at([outline(col, j, scene.width, scene.height) for j in range(len(col.shape))], x, y,
-                     COLLIDER_REACH)
+        loops = [outline(col, j, scene.width, scene.height) for j in range(len(col.shape))]
+        k = shape_at(loops, x, y, COLLIDER_REACH)
         if k >= 0:
-            return ("collider", k)
+            return ("collider", k, loops[k])
     counts = fitted_counts(cfg, scene.height)
     starts = np.r_[0, np.cumsum(counts)[:-1]]
     if not len(pts.pos):
@@ -187,13 +225,14 @@ class Pen:
             return None
         stroke, self.stroke = np.array(self.stroke, np.float64), None
         i, cfg = self.layer, scene.level.layers[self.layer]
+        end = end_on(scene, i, *stroke[-1])
+        stroke = trimmed(stroke, self.start, end)
         pts = lay(stroke, cfg["segment"])
         if len(pts) < 2:
             return "too short to be a rope: drag further"
         if len(pts) > MAX_ROPE_POINTS:
             return f"a rope holds at most {MAX_ROPE_POINTS} points, this one {len(pts)}: draw it shorter"
         n_ropes = sum(t["count"] for t in cfg["rope"])
-        end = end_on(scene, i, *pts[-1])
         pins, attach = [], []
         for which, on in (("start", self.start), ("end", end)):
             if on is None:

@@ -130,6 +130,7 @@ def test_ends_on_a_collider_pin_and_ends_on_a_rope_attach(sandbox):
     tip = 10 + rope["points"] - 1
     assert tip in pins.index and pts.inv_mass[tip] == 0.0
     held = pts.pos[tip].copy()
+    assert 39.9 <= np.hypot(*(held - (200, 420))) < 40.0 + 11.0    # pinned by the rim (a segment at most), not inside
     for _ in range(20):
         ctl.update(DT)
     assert np.array_equal(body(ctl, Points).pos[tip], held)   # pinned where it was drawn
