@@ -73,6 +73,7 @@ class Controller:
         from ropework.draw import Pen
         self.pen = Pen()            # a rope being drawn with the pointer (ropework.draw)
         self._actions.update(pin_end=self.pin_end, undraw=self.undraw, strain=self.toggle_strain)
+        self._ready_to_draw()
         assert set(self._actions) == {b.action for b in keys.BINDINGS}, "game/keys.py and the actions disagree"
 
     # ── keys ─────────────────────────────────────────────────────────────────
@@ -182,6 +183,7 @@ class Controller:
                 self.studio, self.show_studio = None, False
                 self.flash(str(e))
         self._banner = (banner or new.level.title, self.now + BANNER_SECONDS)
+        self._ready_to_draw()
         self._refresh_stats()
 
     # ── the studio (ropework.studio: the model; ropework.studio_view: the panel) ──
@@ -269,6 +271,12 @@ class Controller:
             self.flash(f"rope {n} drawn ({studio.level.layers[pen.layer]['rope'][-1]['points']} points): "
                        "O pins the end nearest the pointer, Backspace removes it")
         return True
+
+    def _ready_to_draw(self) -> None:
+        """A level that draws ropes has its studio model (the document a drawn rope goes into) made
+        as it opens, with the level's load, not in the frame of the first rope drawn."""
+        if self.studio is None and any(c["kind"] == "ropes" and c["draw"] for c in self.scene.level.layers):
+            self.studio_model()
 
     def pin_end(self):
         """O: pin (or free) the drawn rope's end nearest the pointer."""
