@@ -178,7 +178,7 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
         inv_mass[:] = np.where(inv_mass > 0, np.float32(1.0) / mass, np.float32(0.0))
     stiff = per("bend")
     if (stiff > 0).any():
-        ex.bending = _bends(pos, a, b, stiff)
+        ex.bending = _bends(pos, a, b, stiff, link_rope)
     if cfg["substeps"]:
         ex.compliance = Compliance(per("compliance"), int(cfg["substeps"]))
     ratio = per("break_at")
@@ -209,10 +209,17 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
     return ex
 
 
-def _bends(pos, a, b, stiff) -> Bending:
-    """A bend on every two links k, k' that continue each other at rest — b[k] = a[k'], pointing the
-    same way (to a sixteenth of a turn): a rope's neighbours, a cloth's rows and columns — with the
-    angle they make now as rest and the softer link's stiffness."""
+def _bends(pos, a, b, stiff, link_rope=None) -> Bending:
+    """A bend on every two links k, k' that continue each other at rest — along a rope (``link_rope``:
+    each link's rope) the next link of the same rope, whatever the angle it is laid at (a drawn rope
+    curves); in a cloth b[k] = a[k'] pointing the same way, to a sixteenth of a turn (its rows and
+    columns) — with the angle they make now as rest and the softer link's stiffness."""
+    if link_rope is not None:
+        lr = np.asarray(link_rope)
+        k = np.flatnonzero((b[:-1] == a[1:]) & (lr[:-1] == lr[1:]))
+        k2 = k + 1
+        keep = (stiff[k] > 0) & (stiff[k2] > 0)
+        return _bend_rows(pos, a, b, stiff, k[keep], k2[keep])
     d = pos[b] - pos[a]
     code = np.round(np.arctan2(d[:, 1], d[:, 0]) / (2 * math.pi / 16)).astype(np.int64) % 16
     key = a.astype(np.int64) * 16 + code
@@ -222,6 +229,11 @@ def _bends(pos, a, b, stiff) -> Bending:
     k = np.flatnonzero((key[order][at] == want) & (stiff > 0))
     k2 = order[at[k]]
     k, k2 = k[stiff[k2] > 0], k2[stiff[k2] > 0]
+    return _bend_rows(pos, a, b, stiff, k, k2)
+
+
+def _bend_rows(pos, a, b, stiff, k, k2) -> Bending:
+    """The bends of link pairs (k, k2), k2 continuing k: their points, rest angle and stiffness."""
     i, j, c = a[k], b[k], b[k2]
     u, v = pos[i] - pos[j], pos[c] - pos[j]
     angle = np.arctan2(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0], (u * v).sum(1)).astype(np.float32)

@@ -234,3 +234,29 @@ def test_a_stroke_is_kept_as_its_corners_within_the_tolerance():
     gap = np.hypot(*(a + f[..., None] * d - arc[:, None]).transpose(2, 0, 1)).min(1)
     assert gap.max() <= 0.5
     assert len(simplify(np.array([[0, 0], [5, 0], [10, 0.0]]), 0.5)) == 2      # a straight line: its ends
+
+
+def test_every_inner_point_of_a_drawn_curve_bends_at_the_angle_it_was_laid(tmp_path):
+    """A drawn rope's neighbouring links bend against each other whatever angle the stroke laid them
+    at (a cloth's bends pair links pointing the same way; a curve's do not): its rest shape is the
+    curve, so bend = 1 holds it as drawn."""
+    t = np.linspace(0, np.pi, 13)
+    hook = np.round(np.stack([0.5 + 0.1 * np.cos(t), 0.3 + 0.13 * np.sin(t)], 1), 4).tolist()
+    path = tmp_path / "hook.toml"
+    path.write_text(f'[[layer]]\nkind = "ropes"\nrail = false\nbend = 1.0\ngravity = 0\n\n'
+                    f'[[layer.rope]]\nanchor = 0.6\npoints = 23\npin = "start"\npath = {hook}\n')
+    scene = Scene.load(path, size=SIZE)
+    try:
+        (_, pts), = scene.find(Points)
+        (_, ex), = scene.find(Extras)
+        assert ex.bending.tri.tolist() == [list(range(0, 21)), list(range(1, 22)), list(range(2, 23))]
+        u = pts.pos[:-2] - pts.pos[1:-1]
+        v = pts.pos[2:] - pts.pos[1:-1]
+        laid = np.arctan2(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0], (u * v).sum(1))
+        assert np.allclose(ex.bending.angle, laid, atol=1e-6)
+        assert np.abs(np.pi - np.abs(laid)).max() > 0.1                  # a curve, not a straight line
+        before = pts.pos.copy()
+        scene.step(60)
+        assert np.abs(pts.pos - before).max() < 0.5                       # at rest as laid
+    finally:
+        scene.close()
