@@ -5,6 +5,11 @@ frame stepped and drawn headless at 1280×720 on the software rasteriser. Prints
 and the medians against the frame budget (1/60 s); the goal is a worst frame ≤ 1.5 × the budget.
 
     .venv/bin/python -m bench.draw [--ropes 20] [--level PATH]
+    DISPLAY=:N .venv/bin/python -m bench.draw --window [--studio]   # the real window (Xvfb will do)
+
+With ``--window`` the frames are the game window's own (`PlayWindow`): the pointer events go to
+its handlers, then its update (the studio's panel too, open with ``--studio``), its draw (scene,
+overlays, panel) and the buffer swap, each timed whole.
 
 Run by hand, never as a test.
 """
@@ -45,13 +50,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ropes", type=int, default=20)
     ap.add_argument("--level", default=None)
+    ap.add_argument("--window", action="store_true", help="time the real window's frames (needs a display)")
+    ap.add_argument("--studio", action="store_true", help="with --window: the studio's panel open")
     args = ap.parse_args()
+    if args.window:
+        os.environ.pop("ARCADE_HEADLESS", None)
     import math
 
     from ropework.controller import Controller
-    from ropework.render import Offscreen, headless_window
     from ropework.scene import Scene
-    win = headless_window()
     with tempfile.TemporaryDirectory() as d:
         path = args.level
         if path is None:
@@ -59,37 +66,74 @@ def main() -> None:
             with open(path, "w") as f:
                 f.write(SANDBOX)
         ctl = Controller(Scene.load(path, size=(1280, 720)), out_dir=d)
-        off = Offscreen(win.ctx, (1280, 720))
         stroke_ms, release_ms, idle_ms = [], [], []
         lay_ms, after_ms, release_cpu = [], [], []                            # the release's parts: laying the rope, the frame
 
         cpu: list[float] = []                                # the same frames' CPU time, every thread of the process
 
+        if args.window:
+            import arcade
+            import pyglet
+
+            from ropework.window import PlayWindow
+            win = PlayWindow((1280, 720), ctl.title)
+            win.start(ctl)
+            win.set_vsync(False)
+            if args.studio:
+                ctl.toggle_studio()
+            h = 720
+
+            def pointer(kind, x, y):       # through the window's own handlers, as pyglet hands them over
+                if kind == "down":
+                    win.on_mouse_press(x, h - y, arcade.MOUSE_BUTTON_LEFT, 0)
+                elif kind == "move":
+                    win.on_mouse_drag(x, h - y, 0, 0, arcade.MOUSE_BUTTON_LEFT, 0)
+                else:
+                    win.on_mouse_release(x, h - y, arcade.MOUSE_BUTTON_LEFT, 0)
+
+            def render():
+                pyglet.app.platform_event_loop.dispatch_posted_events()
+                win.dispatch_events()
+                win.on_update(1 / 60)
+                win.on_draw()
+                win.flip()
+                win.ctx.finish()
+        else:
+            from ropework.render import Offscreen, headless_window
+            hw = headless_window()
+            off = Offscreen(hw.ctx, (1280, 720))
+
+            def pointer(kind, x, y):
+                ctl.draw_pointer(kind, x, y)
+
+            def render():
+                ctl.update(1 / 60)
+                off.render(ctl.scene)
+                hw.ctx.finish()
+
         def frame(into):
             t, c = time.perf_counter(), time.process_time()
-            ctl.update(1 / 60)
-            off.render(ctl.scene)
-            win.ctx.finish()
+            render()
             into.append((time.perf_counter() - t) * 1e3)
             cpu.append((time.process_time() - c) * 1e3)
         for _ in range(30):
             frame(idle_ms)                                   # warm: the first frames compile and upload
         idle_ms.clear()
         for r in range(args.ropes):
-            x0, y0 = 100 + (r % 10) * 110, 60 + (r // 10) * 120
+            x0, y0 = 60 + (r % 10) * 80, 60 + (r // 10) * 120     # left of the studio's panel
             t = time.perf_counter()
-            ctl.draw_pointer("down", x0, y0)
+            pointer("down", x0, y0)
             press = (time.perf_counter() - t) * 1e3
             for k in range(FRAMES_A_STROKE):
                 t = time.perf_counter()
                 for e in range(EVENTS_A_FRAME):
                     s = (k * EVENTS_A_FRAME + e) / (FRAMES_A_STROKE * EVENTS_A_FRAME)
-                    ctl.draw_pointer("move", x0 + 90 * s, y0 + 30 * math.sin(6 * s) + 40 * s)
+                    pointer("move", x0 + 90 * s, y0 + 30 * math.sin(6 * s) + 40 * s)
                 extra = (time.perf_counter() - t) * 1e3 + (press if k == 0 else 0.0)
                 frame(stroke_ms)
                 stroke_ms[-1] += extra
             t, c = time.perf_counter(), time.process_time()
-            ctl.draw_pointer("up", x0 + 90, y0 + 40)
+            pointer("up", x0 + 90, y0 + 40)
             extra, extra_cpu = (time.perf_counter() - t) * 1e3, (time.process_time() - c) * 1e3
             lay_ms.append(extra)
             frame(release_ms)

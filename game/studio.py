@@ -590,9 +590,9 @@ class Studio:
                     lay[array] = tomlkit.aot()
                 for v in values:
                     tbl = tomlkit.table()
-                    tbl.trivia.indent = "\n"
                     for k, x in v.items():
                         tbl[k] = _value_item(x)
+                    tbl.add(tomlkit.nl())          # a blank line after it, before what follows
                     lay[array].append(tbl)
         return self._edit(f"draw a rope on layer[{i}]", mutate)
 

@@ -246,9 +246,13 @@ class StudioView:
             return                                # an idle frame: nothing to look at again
         self._key = key
         self.selected = min(self.selected, len(st.layers()) - 1)
+        # the widgets are built again only when the rows the panel shows change: a rope drawn or an
+        # entry added below the visible rows changes none of them (building the panel's widgets is
+        # hundreds of ms on a software rasteriser: a frame the drawing hand would feel)
+        rows = plan(st, self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt)
         shape = (self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt,
-                 tuple((c["name"], c["kind"], c["z"], *(len(c.get(a) or []) for a in st.schema((i,)).arrays))
-                       for i, c in enumerate(st.layers())), id(st))
+                 tuple((c["name"], c["kind"], c["z"]) for c in st.layers()),
+                 tuple((r.kind, r.where, r.name, r.index) for r in rows), id(st))
         if shape != self._shape:
             self._shape = shape
             self._build()
