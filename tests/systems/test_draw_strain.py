@@ -77,3 +77,21 @@ def test_the_overlay_paints_a_stretched_rope_red_and_a_resting_one_grey(scenes, 
     assert right[0] > 200 and right[1] < 90
     off_rope = plain[int(pts.pos[17, 1]), int(round(pts.pos[17, 0])), :3]
     assert np.abs(off_rope - right).max() > 60              # off, the rope's own colour
+
+
+def test_b_toggles_the_overlay_and_it_outlives_a_reset_and_a_new_level(scenes, tmp_path):
+    import arcade
+
+    from ropework.controller import Controller
+    from tests.conftest import LEVELS
+    ctl = Controller(scenes("rope.toml"), out_dir=tmp_path)
+    assert not ctl.scene.frame.strain
+    ctl.press(arcade.key.B)
+    assert ctl.scene.frame.strain and "strain shown" in ctl.status
+    ctl.reset()
+    assert ctl.scene.frame.strain                       # a rebuilt frame keeps it
+    assert ctl.open(LEVELS / "cloth.toml")
+    assert ctl.scene.frame.strain                       # the player's, not the level's
+    ctl.press(arcade.key.B)
+    assert not ctl.scene.frame.strain
+    ctl.scene.close()
