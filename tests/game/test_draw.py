@@ -260,3 +260,20 @@ def test_every_inner_point_of_a_drawn_curve_bends_at_the_angle_it_was_laid(tmp_p
         assert np.abs(pts.pos - before).max() < 0.5                       # at rest as laid
     finally:
         scene.close()
+
+
+@pytest.mark.parametrize("rope, key, words", [
+    ('anchor = 0.1\npath = [[0.1, 0.2], [0.3, 0.4]]\ncount = 2\nevery = 0.1', "layer[0].rope[0].count",
+     "expected 1 for a drawn rope"),
+    ('anchor = 0.1\npath = [[0.1, 0.2], [1.3, 0.4]]', "layer[0].rope[0].path", "numbers in 0..1, found"),
+    ('anchor = 0.1\npath = []', "layer[0].rope[0].path", "an array of at most 4096 [x, y] pairs"),
+    ('anchor = 0.1\npin = "middle"', "layer[0].rope[0].pin", "expected one of"),
+])
+def test_a_bad_drawn_rope_is_refused_with_one_line(tmp_path, capsys, rope, key, words):
+    from ropework.cli import main
+    path = tmp_path / "bad.toml"
+    path.write_text(f'[[layer]]\nkind = "ropes"\n\n[[layer.rope]]\n{rope}\n')
+    code = main(["validate", str(path)])
+    err = capsys.readouterr().out.strip()                 # validate prints its verdicts on stdout
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert str(path) in err and key in err and words in err, err
