@@ -65,6 +65,9 @@ def main() -> None:
             path = os.path.join(d, "sandbox.toml")
             with open(path, "w") as f:
                 f.write(SANDBOX)
+        from ropework.compile import warm
+        from ropework.level import load
+        warm(load(path))                                     # as the game does before its first frame
         ctl = Controller(Scene.load(path, size=(1280, 720)), out_dir=d)
         stroke_ms, release_ms, idle_ms = [], [], []
         lay_ms, after_ms, release_cpu = [], [], []                            # the release's parts: laying the rope, the frame
