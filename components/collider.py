@@ -1,4 +1,4 @@
-"""Colliders: static and kinematic shapes a body's points are kept out of."""
+"""Colliders: static, kinematic and dynamic shapes a body's points are kept out of."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,6 +22,20 @@ class Colliders:
     kinetic friction coefficients. kinematic: bool[k] — dragged by the pointer. point_radius:
     float32[n] — each of the body's points' radius, px. thin: the thinnest collider's least
     width, px (the swept test's step). held, grip: the pointer's drag.
+
+    Dynamic colliders (a rigid body each, translation only; a circle meets other colliders too)
+    — every field below is None when no collider of the body is dynamic or holds a point:
+    inv_mass: float32[k] — 1 / mass, a free rope point weighing 1; 0 for a static or kinematic
+    collider (and for a dynamic one while the pointer holds it: held_weight keeps its own).
+    prev: float32[k, 2] — each centre a step ago, px: the velocity is centre - prev, as a point's.
+    restitution: float32[k] in 0..1 — the share of an impact's approach speed a pair of colliders
+    part with (the larger of the two). box: float32[4] — x0, y0, x1, y1, px: the box a dynamic
+    centre stays in, inset by its reach.
+    Held points (a rope's point held on a collider): hold: int32[2, h] — the point, then the
+    collider; offset: float32[h, 2] — where, px from the centre; hold_break: float32[h] — the
+    force it lets go past (0 never), point mass · px/s²; hold_pull: float32[h] — its corrections
+    this step, px (written by relax); held_by: int32[n] — each point's holder, -1 none (a held
+    point does not collide with its holder).
     """
 
     shape: np.ndarray
@@ -39,3 +53,23 @@ class Colliders:
     reach: np.ndarray | None = None   # float64[k]: px from the centre the shape reaches at most (a plane: 1e30)
     held: int = -1                    # the kinematic collider the pointer drags, -1 none
     grip: tuple = (0.0, 0.0)          # px: its centre's offset from the pointer while held
+    held_weight: float = 0.0          # the held collider's own inv_mass, restored on release
+    inv_mass: np.ndarray | None = None
+    prev: np.ndarray | None = None
+    restitution: np.ndarray | None = None
+    box: np.ndarray | None = None
+    hold: np.ndarray | None = None
+    offset: np.ndarray | None = None
+    hold_break: np.ndarray | None = None
+    hold_pull: np.ndarray | None = None
+    held_by: np.ndarray | None = None
+
+    @property
+    def dynamic(self) -> np.ndarray:
+        """bool[k]: the colliders that move as bodies (held by the pointer or not)."""
+        if self.inv_mass is None:
+            return np.zeros(len(self.shape), bool)
+        d = self.inv_mass > 0
+        if self.held >= 0:
+            d[self.held] = self.held_weight > 0
+        return d

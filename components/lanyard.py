@@ -49,6 +49,19 @@ class Card:
 
 
 @dataclass
+class CardPins:
+    """Points of another body (a rope of a ropes layer) pinned to the card, one way.
+
+    index: int32[k] — the body's points (inverse mass 0) that sit, each step, on the screen point
+    of the card's clip (`Card.pos`, its top centre, projected through the lanyard's `Camera`), px.
+    The card is 3-D, in world units, stepped on the strap's own cadence: a rope cannot pull it, so
+    it is infinitely heavy to them. Written at spawn; the points' positions by spring_card.
+    """
+
+    index: np.ndarray
+
+
+@dataclass
 class CardGrab:
     """The pointer's hold on the card.
 

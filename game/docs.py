@@ -71,11 +71,30 @@ and `levels/snap.toml` show them.
 
 `[[layer.attach]]` (ropes): the point at `from_at` (0 … 1 of its length; 1, the default, its tip) of
 rope `from` is held, at zero length, on the point at `at` (0 … 1) of rope `to` — ropes are numbered
-from 0 in the order the layer declares them, a table's `count` repeated in place. The pull splits
-by inverse mass. `break_force` (mass · px/s², 0 never): the attachment lets go when its correction
-over a step, as a force, passes it (gravity on one free point is 900). Refused with one line: a
-rope that does not exist, a fraction outside 0 … 1, a point attached to itself, or two pinned
-anchors attached to each other (cycles that cannot be solved).
+from 0 in the order the layer declares them, a table's `count` repeated in place — or, with
+`collider = N` instead of `to`, on the layer's collider N (numbered from 0 in the order of its
+`[[layer.collider]]` tables), at `offset = [x, y]` px from its centre (a collider does not turn, so
+the offset keeps its direction; unset: on its surface facing where the point starts — a circle's
+edge, another shape's reach). A held point does not collide with its holder. A rope's anchor
+(`from_at = 0`) held by a collider leaves the rail: the collider carries it. A rope with an end held
+on a collider is laid at the start straight between its ends (or, with only its anchor held,
+straight down from it), so a bob pulled out starts on a taut rope and a chain spans its two balls.
+The pull splits by inverse mass (a collider's `mass`, a point's): a 40-unit bob swings a rope of
+1-unit points; a 0.05-unit one is stopped by it. `break_force` (mass · px/s², 0 never): the
+attachment lets go when its correction over a step, as a force, passes it (gravity on one free
+point is 900).
+
+With `card = true` instead, the point is pinned to the card of the scene's lanyard layer (the first
+one): each step it is put on the card's clip, its top centre, where the screen shows it. One way:
+the card is infinitely heavy to the rope. The card is a 3-D body in world units, locked to a strap
+that steps on its own cadence (`low_power` halves it) and springs and tilts by the seed's rules, so
+a pull from a rope in screen pixels has no place to act; the rope follows the card, and the hand
+drags the card. A rope's anchor so pinned leaves the rail; `break_force` does not apply (the point
+is pinned). Refused with one line: a rope or
+collider that does not exist, more than one of `to`, `collider` and `card` or none, `to` without
+`at`, `offset` without `collider`, `card = true` in a scene without a lanyard layer, a fraction
+outside 0 … 1, a point attached to itself, or two pinned anchors attached to each other (cycles
+that cannot be solved).
 
 **B** in the window shows the strain overlay: every link of a ropes or cloth body drawn in the colour
 of its stretch, grey at or below its rest length, amber half way, red at its `break_at` ratio (a
@@ -91,8 +110,9 @@ COLLIDERS = """## Colliders (ropes and cloth)
 
 ![A rope draped over three pegs, a cloth over a ball (levels/pegs.toml)](img/pegs.png)
 
-Each `[[layer.collider]]` of a `ropes` or `cloth` layer is a static (or, with `kinematic`, draggable)
-shape that layer's points are kept out of, in every relaxation pass after the links, with friction;
+Each `[[layer.collider]]` of a `ropes` or `cloth` layer is a static (or, with `kinematic`, draggable;
+or, with a `mass`, dynamic) shape that layer's points are kept out of, in every relaxation pass after
+the links, with friction;
 the window edges stay the box clamp (`margin`). A point's radius against them is the layer's `radius`
 (0: half the segment or spacing), a rope's own `radius` overriding it.
 
@@ -107,12 +127,39 @@ the window edges stay the box clamp (`margin`). A point's radius against them is
 | `friction` | coefficient, 0 … 100 | static friction μs (default 0.5): a point resting on a surface tilted θ stays while tan θ < μs, position-based (its motion along the surface this step is undone while shorter than μs × the push). |
 | `kinetic` | coefficient, 0 … 100, or −1 | kinetic friction μk while sliding (the motion along the surface shortened by μk × the push); −1 (default): the same as `friction`. |
 | `kinematic` | true / false | the collider can be dragged with the pointer (default false). |
+| `mass` | free points' masses, 0 … 10⁶ | 0 (default): static, or kinematic. More: a dynamic body of that mass (a rope point weighs 1, or its rope's `mass`). Not for a plane or a kinematic collider. |
+| `restitution` | 0 … 1 | when two colliders meet, the share of their approach speed they part with: 1 elastic, 0 (default) they move on together — plastic, as every other contact of the solver (a point on a shape, the box clamp), so nothing bounces unless a level asks and a heap comes to rest. A pair takes the larger of its two values. |
 
 No tunnelling: once a step a point that moved further than half the thinnest collider's width is
 walked along its move in steps of that half width, and stops at the first sample inside a shape (a
 rope end thrown at 5,000 px/s against a 10 px box is sampled every 5 px of its 83 px step). Refused
 with one line (exit 2): a radius or size ≤ 0, a polygon of fewer than 3 corners or not convex, a
-fraction outside 0 … 1. A collider wholly outside the scene is a warning.
+fraction outside 0 … 1, a negative `mass`, a `restitution` outside 0 … 1, a `mass` on a plane or a
+kinematic collider. A collider wholly outside the scene is a warning.
+
+### Dynamic colliders
+
+![A pendulum bob, a chain between two balls on a cord, a Newton's cradle (levels/balls.toml)](img/balls.png)
+
+A collider with a `mass` moves: once a step its centre takes the points' Verlet step (the layer's
+`gravity` and `damping`); in every pass the points it touches and the points held on it
+(`[[layer.attach]]` with `collider`) push and pull it, each correction split by inverse mass, and
+it is kept inside the window box by its reach (a circle: its radius). It moves without turning:
+a circle is exact; any other shape may be dynamic and then translates only, and meets the points
+and the box but not other colliders. A dynamic circle is kept out of every other collider (static,
+kinematic or dynamic), frictionlessly. The pointer drags a dynamic collider as a kinematic one
+(infinitely heavy while held) and a release throws it with the hand's speed.
+
+Restitution is a velocity pass after the solve (Müller et al.'s position-based dynamics): contact
+between colliders moves them apart without changing their speeds, then each pair in contact that
+is closing at speed v leaves parting at e · v, pair by pair in order and again until none closes
+(at most 64 sweeps). An approach slower than 2 · |g| · dt (30 px/s under the default gravity) is
+a resting contact and parts at 0, so a pile of balls comes to rest instead of chattering. Pair by
+pair, a row of touching balls hands an impact on as Newton's cradle does: in `levels/balls.toml`
+and the tests, a ball arriving at 4 px a step at four resting ones of restitution 1 leaves the far
+one at 98.5 % of its speed (the strings take the rest) and the other four below 3 %; with
+restitution 0 the five move on together at a fifth of it (to 10 %, the strings again). `sleep`
+watches a layer's points only: a layer whose balls roll alone is best left awake.
 
 """
 
@@ -160,6 +207,41 @@ after a reset (R).
 
 """
 
+COMPOSITES = """## Composites (bridge, net, wheel, web, blob, sign, cradle)
+
+Scene pieces made of the solver's own parts — points, distance links, pins, the colliders and,
+for the blob, an area constraint type declared as a plugin declares one — each a kind with a few
+keys. `levels/playground.toml` has most of them side by side; `levels/bridge.toml`,
+`levels/web.toml` and `levels/cradle.toml` are scenes built on one each. Their pictures are made by
+`bash docs/scripts/composites.sh`.
+
+- Positions are `at = [x, y]` (a bridge: `from`, `to`) as fractions of the scene's width and height,
+  as a collider's; lengths (`radius`, `size`, `sag`, `hang`, `length`, `spacing`) are px; angles degrees.
+- A composite is judged in the default 1280 × 720 scene, where `validate` loads a level: one that
+  cannot be built there is refused with one line naming the key and the range it allows (exit 2) —
+  a bridge whose points cannot span it in links of at most 40 px at its sag, a wheel no larger than
+  twice its points' radius, a web with fewer than 3 threads or a hub on the edge, balls of a cradle
+  that overlap at rest, a sign whose ropes would be held above the scene. In a scene of another size
+  it is laid out by the same keys (px stay px), its free points kept inside by the box clamp.
+- Each is one body: it meets its own layer's `[[layer.collider]]` shapes (a wheel rolls on them, a
+  ball with `mass` drops onto a bridge or into a web or a net), not another layer's body.
+- The pointer grabs any point (pinned to the cursor while held, `grab_radius`), and drags a dynamic
+  or kinematic collider.
+
+"""
+
+PICTURES = {   # kind -> (picture under docs/, what it shows): made by docs/scripts/composites.sh
+    "bridge": ("img/composite-bridge.png", "A planked bridge between two posts with three balls on it, a sign above "
+               "(levels/bridge.toml)"),
+    "net": ("img/composite-net.png", "A net held at its corners catching a ball"),
+    "wheel": ("img/composite-wheel.png", "A wheel that rolled down a slope"),
+    "web": ("img/composite-web.png", "A spider web held at the scene's edges, a ball caught in it (levels/web.toml)"),
+    "blob": ("img/composite-blob.png", "Two blobs squashed on a shelf and on the floor, keeping their area"),
+    "sign": ("img/composite-sign.png", "A sign hanging on two ropes, a ball resting on it"),
+    "cradle": ("img/composite-cradle.png", "Newton's cradle: the far ball swung out by the first one's impact "
+               "(levels/cradle.toml)"),
+}
+
 
 def builtin_kinds() -> list[str]:
     """Kinds shipped with ropework (a plugin documents its own)."""
@@ -172,10 +254,12 @@ def levels_markdown() -> str:
     lines += markdown("Scene", TOP)[1:]
     lines += ["## `[[layer]]` — keys every layer has", ""]
     lines += markdown("Layer", table(*LAYER_COMMON), "layer.")[1:]
-    lines += [SOLVE, COLLIDERS, DRAWN, "## Entity kinds", ""]
+    lines += [SOLVE, COLLIDERS, DRAWN, COMPOSITES, "## Entity kinds", ""]
     for name in builtin_kinds():
         k = kinds.KINDS[name]
         lines += [f"## kind = \"{name}\"", "", k.doc, ""]
+        if name in PICTURES:
+            lines += [f"![{PICTURES[name][1]}]({PICTURES[name][0]})", ""]
         themes = " and ".join(k.themes) if len(k.themes) > 1 else f"{k.themes[0]} only ({k.theme_note}; T says so)"
         lines += [f"Themes (T): {themes}.", ""]
         if k.motion_note:

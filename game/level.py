@@ -152,6 +152,12 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
                              + (" (its many ropes counted in points' worth of memory)" if weight else "")
                              + f", found {total} so far")
         layers.append(cfg)
+    if not any(c["kind"] == "lanyard" for c in layers):
+        for i, c in enumerate(layers):
+            for j, a in enumerate(c.get("attach") or ()):
+                if a.get("card"):
+                    raise LevelError(path, f"layer[{i}].attach[{j}].card", "expected a lanyard layer in the scene "
+                                     "whose card the point is pinned to, found none")
     names = [c["name"] for c in layers]
     for i, n in enumerate(names):
         if names.index(n) != i:

@@ -39,6 +39,7 @@ from ropework.components import Layer
 from ropework.components.body import Pins, Points
 from ropework.components.collider import PLANE, Colliders
 from ropework.components.render import Rail
+from ropework.live import Rebuild
 from ropework.schema import Key, LevelError, Table, key_name
 from ropework.systems import pipeline
 from ropework.systems.services.contact import outline
@@ -54,8 +55,9 @@ ANCHOR_DIGITS = 4    # decimals of a dragged or clicked anchor fraction: 0.1 px 
 class Body:
     """What a `Key.live` applier sees: one layer's components (``get``) and the scene's frame."""
 
-    def __init__(self, scene, name: str | None):
+    def __init__(self, scene, name: str | None, before: dict | None = None):
         self.scene, self.frame, self.name = scene, scene.frame, name
+        self.before = before     # the layer's keys before this change (an applier may compare)
 
     def get(self, cls):
         """The layer's ``cls`` component (the first entity of the layer that has one), or None."""
@@ -206,10 +208,17 @@ def apply(scene, lv: level.Level) -> list[str]:
                 _carry(scene, prev, cfg, state)
                 done.append(f"rebuilt {cfg['name']}")
                 continue
-            body = Body(scene, cfg["name"])
-            for key, name in live:
-                key.live(body, cfg, name)
-                done.append(f"live {cfg['name']}.{name}")
+            body = Body(scene, cfg["name"], prev)
+            try:
+                for key, name in live:
+                    key.live(body, cfg, name)
+                    done.append(f"live {cfg['name']}.{name}")
+            except Rebuild:                      # an applier found more running than the keys say
+                state = _state(scene, cfg["name"])
+                _remove_layer(scene, cfg["name"])
+                _spawn_layer(scene, cfg)
+                _carry(scene, prev, cfg, state)
+                done.append(f"rebuilt {cfg['name']}")
         order = {c["name"]: i for i, c in enumerate(lv.layers)}
         scene.layers.sort(key=lambda lay: (lay.z, order[lay.name]))   # as a fresh build sorts them
         specs = scene.systems()

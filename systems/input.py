@@ -1,7 +1,7 @@
 """Input: apply the pointer's queued events, then drag what it holds.
 
 Reads: Pointer, Points, Grab, Colliders, Layer, Frame. Writes: Pointer, Grab.held, Colliders.centre/held
-(a dragged kinematic collider),
+(a dragged kinematic or dynamic collider; a dynamic one's prev and, while held, inv_mass),
 Points.pos/prev of held points and of PointerPins.
 
 Pointer-down picks the nearest free point within the grab radius, topmost layer
@@ -12,6 +12,10 @@ point stays free (the solver still pulls on it); with ``Grab.pin`` it is pinned
 to the cursor while held instead, so a hard drag can stretch (or tear) a cloth. Up, leave (pointer outside the
 window, focus lost) end the grab. Pointer-pinned points sit at the pointer plus
 their offset, their previous position too: an anchor has no velocity of its own.
+
+A press on a kinematic or dynamic collider drags it instead. A dynamic one is held as the
+pinned grab holds a point: its inverse mass is 0 while held (the hand is infinitely heavy) and
+given back on release, and its previous centre follows the hand, so a release throws it.
 """
 from __future__ import annotations
 
@@ -95,12 +99,15 @@ class PointerInput(esper.Processor):
         return the taker or -1."""
         self._release()
         for ent, col in esper.get_component(Colliders):
-            moving = np.flatnonzero(col.kinematic & (col.shape != PLANE))
+            moving = np.flatnonzero((col.kinematic | col.dynamic) & (col.shape != PLANE))
             if len(moving):
                 hit = shape_at([outline(col, int(i), 0.0, 0.0) for i in moving], x, y)
                 if hit >= 0:
                     col.held = int(moving[hit])
                     col.grip = (float(col.centre[col.held, 0]) - x, float(col.centre[col.held, 1]) - y)
+                    if col.inv_mass is not None:
+                        col.held_weight = float(col.inv_mass[col.held])
+                        col.inv_mass[col.held] = 0.0
                     return ent
         for ent in [e for e in self._index if not esper.entity_exists(e)]:   # bodies deleted since (a rebuilt layer)
             del self._index[ent]
@@ -120,11 +127,17 @@ class PointerInput(esper.Processor):
         for ent, _ in esper.get_component(Grab):
             release(ent)
         for _, col in esper.get_component(Colliders):
+            if col.held >= 0 and col.inv_mass is not None:
+                col.inv_mass[col.held] = col.held_weight   # a dynamic one flies on with the hand's last motion,
+                if col.held_weight == 0.0:                 # a kinematic one stops where it was let go
+                    col.prev[col.held] = col.centre[col.held]
             col.held = -1
 
     def _drag(self, ptr: Pointer):
         for _, col in esper.get_component(Colliders):
             if col.held >= 0 and ptr.inside:
+                if col.prev is not None:
+                    col.prev[col.held] = col.centre[col.held]
                 col.centre[col.held] = (ptr.x + col.grip[0], ptr.y + col.grip[1])
         for _, (pts, grab) in esper.get_components(Points, Grab):
             if grab.held < 0:

@@ -17,7 +17,9 @@ are, bit for bit). Two ways through a step:
   attachments, the contacts, the clamp. A link's stretch then follows its compliance and the
   substep count, not `passes`, which this path does not read.
 
-Last, `settle` counts the body's still steps toward sleep.
+A declared constraint type's own bodies (dynamic colliders) take their step before the passes
+and their velocity corrections after (`solver.ConstraintType.advance`, ``finish``), once a step on
+either path. Last, `settle` counts the body's still steps toward sleep.
 
 Breaking runs last, on the lengths the solve left: a link longer than its ratio × rest is
 removed (and the bends across it) when no link sharing a point with it is stretched further —
@@ -43,9 +45,13 @@ _NONE = np.zeros(0, np.int32)
 def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.ndarray:
     """One step of a body with extras, in place (see the module's docstring). Returns the first
     points (a) of the links that broke this step (mostly none). ``table``: the body's declared
-    constraint types (`solver.ConstraintType`, its component's arrays), solved after the extras
-    in every pass, their ``begin`` once before the passes."""
-    for t, args in table:
+    constraint types (`solver.ConstraintType`, its component's arrays, the component), solved
+    after the extras in every pass, their ``advance`` and ``begin`` once before the passes and
+    their ``finish`` once after."""
+    for t, _, comp in table:
+        if t.advance is not None:
+            t.advance(comp, forces, dt)
+    for t, args, _ in table:
         if t.begin is not None:
             t.begin(pts.pos, pts.prev, pts.inv_mass, *args)
     every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
@@ -74,6 +80,9 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)
         per_force = n * h * h                 # the substeps' corrections, averaged
+    for t, _, comp in table:
+        if t.finish is not None:
+            t.finish(comp, pts, forces, dt, per_force)
     broken = _break(pts, con, ex, pulls, per_force)
     settle(pts, ex)
     return broken
@@ -106,7 +115,7 @@ def _extras(pts, ex: Extras, coef: float, pulls, table=()) -> None:
     c = ex.contact
     if c is not None and c.m:
         pj.collide_pairs(pts.pos, pts.inv_mass, c.pairs, c.m, np.float32(2.0 * c.radius))
-    for t, args in table:
+    for t, args, _ in table:
         t.project(pts.pos, pts.prev, pts.inv_mass, *args)
 
 

@@ -1062,7 +1062,7 @@ class Relax(esper.Processor):
         table = {}                             # entity -> its declared constraint types (solver.TYPES)
         for t in solver.ordered():
             for ent, comp in esper.get_component(t.component):
-                table.setdefault(ent, []).append((t, t.arrays(comp)))
+                table.setdefault(ent, []).append((t, t.arrays(comp), comp))
         if extras or table:
             self._extras(frame, extras, table)
         for ent, (pts, con) in esper.get_components(Points, Constraints):

@@ -172,13 +172,23 @@ def key_sites() -> list[tuple[str, str, Table, tuple]]:
     return sites
 
 
-def doc_for(kind: str, where: tuple) -> dict:
-    """A valid document for the site, with every sub-table array on the way present."""
+def doc_for(kind: str, where: tuple, names=()) -> dict:
+    """A valid document for the site, with every sub-table array on the way present. An
+    `[[layer.attach]]` entry names its target, which no single key requires (one of `to` with
+    `at`, `collider`, `card`): rope 0's anchor (`at` = 0, its low end), or, when ``names`` (the
+    keys a case sets) include `collider`, collider 0 — a circle the layer then has."""
     doc = minimal_level("ropes" if kind == "<top>" else kind)
     if len(where) == 4:
         layer = doc["layer"][0]
         sub = layer_schema(kind).arrays[where[2]][0]
-        layer.setdefault(where[2], [minimal(sub)])
+        entry = minimal(sub)
+        if where[2] == "attach":
+            if "collider" in names:
+                entry["collider"] = 0
+                layer.setdefault("collider", [{"shape": "circle", "at": [0.5, 0.5]}])
+            else:
+                entry.update({"to": 0, "at": 0.0})
+        layer.setdefault(where[2], [entry])
     return doc
 
 

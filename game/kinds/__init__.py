@@ -49,7 +49,8 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {}
-BUILTIN = ("ropes", "cloth", "tendrils", "dotgrid", "lanyard")   # modules of this package, one toy each
+BUILTIN = ("ropes", "cloth", "tendrils", "dotgrid", "lanyard", "composites")   # modules of this package: a toy
+# each, and the composites (bridge, net, wheel, web, blob, sign), one module a kind
 _loaded = False
 
 

@@ -48,7 +48,7 @@ SCHEMA = table(
     Key("colour", "colour", "#00d4ff", "line colour", live=into(LinkStyle, "colour", parse_colour)),
     Key("width", "float", 1.2, "line width, px", lo=0.1, hi=100.0, live=into(LinkStyle, "width")),
     *solve_keys.LAYER_KEYS,
-    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the cloth meets"),
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static, kinematic or dynamic shape the cloth meets"),
 )
 
 
@@ -99,7 +99,7 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     rest = np.linalg.norm(points.pos[b] - points.pos[a], axis=1).astype(np.float32)
     m = cfg["margin"]
     coll = colliders.build(cfg.get("collider", []), frame.width, frame.height,
-                           np.full(len(points.pos), cfg["radius"] or 0.5 * sp, np.float32))
+                           np.full(len(points.pos), cfg["radius"] or 0.5 * sp, np.float32), m)
     extras = solve_keys.build(cfg, points, a, b, None, segment=sp)
     return esper.create_entity(
         points, pins, layer, *([extras] if extras is not None else []), *([coll] if coll is not None else []),

@@ -7,6 +7,8 @@ import esper
 import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
+from ropework.components.collider import Colliders
+from ropework.components.lanyard import CardPins
 from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
 from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.live import into
@@ -46,6 +48,9 @@ def live_margin(body, cfg, name):
     m, f = cfg[name], body.frame
     bounds = body.get(Bounds)
     bounds.lo, bounds.hi = np.array([m, m], np.float32), np.array([f.width - m, f.height - m], np.float32)
+    col = body.get(Colliders)
+    if col is not None and col.box is not None:
+        col.box[:] = (m, m, f.width - m, f.height - m)
 
 
 def live_grab_pins(body, cfg, name):
@@ -69,8 +74,11 @@ def live_anchors(body, cfg, name):
     rope's pins stay where it was drawn."""
     pins, pts = body.get(Pins), body.get(Points)
     counts = fitted_counts(cfg, body.frame.height)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
     index, anchor = pin_points(cfg, counts, laid(cfg, counts, body.frame.width, body.frame.height))
-    pins.index, pins.anchor = index, anchor
+    free = ~np.isin(index, solve_keys.held_points(cfg, counts, starts)[0]) & \
+        ~np.isin(index, solve_keys.card_points(cfg, counts, starts))
+    pins.index, pins.anchor = index[free], anchor[free]
     pts.pos[pins.index] = pins.anchor
     pts.prev[pins.index] = pins.anchor
 
@@ -132,8 +140,9 @@ SCHEMA = table(
         live=lambda body, cfg, name: None),
     *solve_keys.LAYER_KEYS,
     rope=(ROPE, 1, 10_000, "one hanging rope"),
-    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static or kinematic shape the ropes meet"),
-    attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope"),
+    collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static, kinematic or dynamic shape the ropes meet"),
+    attach=(solve_keys.ATTACH, 0, 10_000, "a point of one rope held on a point of another (or the same) rope, "
+            "or on a collider"),
 )
 
 
@@ -239,16 +248,24 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     ropes = Ropes.of_counts(counts)
     rope_of = np.repeat(np.arange(len(counts)), counts)
     points = Points.at(laid(cfg, counts, w, h))
+    held = solve_keys.held_points(cfg, counts, ropes.start)   # (points, colliders, offsets, break forces)
+    on_card = solve_keys.card_points(cfg, counts, ropes.start)
     index, anchor = pin_points(cfg, counts, points.pos)
-    pins = Pins(index=index, anchor=anchor)
+    free = ~np.isin(index, held[0]) & ~np.isin(index, on_card)   # an end held elsewhere is not pinned in place
+    pins = Pins(index=index[free], anchor=anchor[free])
     pins.apply(points)
+    points.inv_mass[on_card] = 0.0                           # the card carries them (spring_card)
     a, b = ropes.chain_constraints()
     m = cfg["margin"]
     tables = [r for r in cfg["rope"] for _ in range(r["count"])] if solve_keys.on(cfg) else None
     layer_r = cfg["radius"] or 0.5 * cfg["segment"]
     r_each = np.array([layer_r if r == solve_keys.LAYER else r for r in each_rope(cfg, "radius")], np.float32)
-    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of])
+    coll = colliders.build(cfg.get("collider", []), w, h, r_each[rope_of], m)
     extras = solve_keys.build(cfg, points, a, b, rope_of[a], tables, counts, cfg["segment"])
+    if len(held[0]):
+        colliders.hold(coll, points, *held)
+        place_held(points, ropes, coll, cfg["segment"])
+        lay_held(points, ropes, held[0], cfg["segment"])
     style = RopeStyle(
         colour=each_rope(cfg, "colour"),
         width=each_rope(cfg, "width"),
@@ -264,7 +281,62 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
         *([Rail(y=cfg["anchor_y"] + 0.5)] if cfg["rail"] else []),
         *([extras] if extras is not None else []),
         *([coll] if coll is not None else []),
+        *([CardPins(on_card)] if len(on_card) else []),
     )
+
+
+def place_held(points: Points, ropes: Ropes, col: Colliders, segment: float) -> None:
+    """Start each dynamic collider that holds a rope's end on that rope, taut: its held point the
+    rope's length from the rope's other end — a pinned anchor, or a point held by a collider placed
+    before it — in the direction of where its `at` put it. So a pendulum's bob hangs (or is pulled
+    out) on its rope at any window size, `at` giving the direction and the rope the distance. Holds
+    are taken in order; a collider is placed once. Then every held point is put back on its holder."""
+    if col.inv_mass is None:
+        return
+    rope_of = np.repeat(np.arange(len(ropes.start)), ropes.count)
+    placed = col.inv_mass == 0                  # static and kinematic ones stay where they are
+    where = {int(p): t for t, p in enumerate(col.hold[0])}
+    for t in range(col.hold.shape[1]):          # once a spawn, per hold (not a step's path)
+        p, c = int(col.hold[0, t]), int(col.hold[1, t])
+        r = rope_of[p]
+        a, z = int(ropes.start[r]), int(ropes.start[r] + ropes.count[r] - 1)
+        other = z if p == a else a if p == z else -1
+        if other < 0 or placed[c]:
+            continue
+        if other in where:                      # held by another collider: as that one now stands
+            u = where[other]
+            c2 = int(col.hold[1, u])
+            end = col.centre[c2].astype(np.float64) + col.offset[u]
+            placed[c2] = True
+        elif points.inv_mass[other] == 0:       # a pinned anchor
+            end = points.pos[other].astype(np.float64)
+        else:
+            continue
+        d = col.centre[c].astype(np.float64) + col.offset[t] - end
+        length = float(np.hypot(*d))
+        u_dir = d / length if length > 1e-9 else np.array([0.0, 1.0])
+        col.centre[c] = end + u_dir * segment * int(ropes.count[r] - 1) - col.offset[t]
+        placed[c] = True
+    col.prev[:] = col.centre
+    pos = col.centre[col.hold[1]] + col.offset
+    points.pos[col.hold[0]] = pos
+    points.prev[col.hold[0]] = pos
+
+
+def lay_held(points: Points, ropes: Ropes, held: np.ndarray, segment: float) -> None:
+    """Lay each rope with an end held on a collider straight between its ends, at rest: from its
+    anchor (or the collider holding it) to the collider holding its tip, or, with its tip free,
+    straight down its length from where its anchor is held. So a pendulum bob pulled out starts
+    on a taut rope, and a chain between two balls spans them. Once, at spawn."""
+    first, last = ropes.start, ropes.start + ropes.count - 1
+    lay = np.flatnonzero(np.isin(first, held) | np.isin(last, held))
+    for r in lay:            # once a spawn, per rope held (not a step's path)
+        a, n = int(first[r]), int(ropes.count[r])
+        s = points.pos[a].astype(np.float64)
+        e = points.pos[a + n - 1].astype(np.float64) if last[r] in held else s + [0.0, segment * (n - 1)]
+        t = np.linspace(0.0, 1.0, n)[:, None]
+        points.pos[a:a + n] = (s + (e - s) * t).astype(np.float32)
+        points.prev[a:a + n] = points.pos[a:a + n]
 
 
 def work(cfg: dict, w: float, h: float) -> Work:

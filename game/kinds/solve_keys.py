@@ -14,6 +14,7 @@ from ropework.schema import Key, LevelError, table
 
 MAX_SUBSTEPS = 64        # substeps per step at most: 64 × a rope's kernels is already ~ the seeds' 14 passes × 4
 LAYER = math.inf         # a rope's bend, compliance or break_at left unset (shown as inf): the layer's value
+NONE = -1                # an attachment's `to` or `collider` left unset
 SLEEP_STILL = 0.01       # px per step: no point of a sleeping body moved more (0.6 px a second) ...
 SLEEP_STEPS = 60         # ... for this many steps in a row (a second at 60 Hz), as the lanyard's sleep
 CROOK = 0.5              # px: a self-colliding body's sideways wave at spawn (`build`)
@@ -96,11 +97,20 @@ ATTACH = table(
     Key("from", "int", None, "the rope (its index among the layer's ropes, from 0) whose point is attached",
         lo=0, hi=10_000_000),
     Key("from_at", "float", 1.0, "which point of it, as a fraction of its length (1: its tip)", lo=0.0, hi=1.0),
-    Key("to", "int", None, "the rope it is attached to (index, from 0)", lo=0, hi=10_000_000),
-    Key("at", "float", None, "where on that rope, as a fraction of its length (0: its anchor, 1: its tip)",
-        lo=0.0, hi=1.0),
+    Key("to", "int", NONE, "the rope it is attached to (index, from 0); or give `collider` or `card` instead (unset, -1)",
+        lo=0, hi=10_000_000),
+    Key("at", "float", LAYER, "where on rope `to`, as a fraction of its length (0: its anchor, 1: its tip); "
+        "needed with `to`", lo=0.0, hi=1.0),
     Key("break_force", "float", 0.0, "the attachment lets go past this force, point mass · px/s² "
         "(gravity on one free point is 900); 0 never", lo=0.0, hi=1e12),
+    Key("collider", "int", NONE, "the collider (its index among the layer's [[layer.collider]], from 0) the point "
+        "is held on, instead of a rope: a pendulum bob, a chain between two balls (unset, -1: `to`). A rope's "
+        "anchor held on a collider leaves the rail: the collider carries it", lo=0, hi=10_000_000),
+    Key("card", "bool", False, "instead of `to` or `collider`: the point is pinned to the lanyard's card in the same "
+        "scene (the clip at its top, as the screen shows it), one way: the card is 3-D and stepped on its strap's "
+        "own cadence, so the rope follows it and cannot pull it. A rope's anchor so held leaves the rail"),
+    Key("offset", "pair", [LAYER, LAYER], "with `collider`: where on it, [x, y] px from its centre (it does not turn); "
+        "unset (inf): on its surface, facing where the point starts (a circle; other shapes: their reach)", lo=-1e5, hi=1e5),
 )
 
 
@@ -130,8 +140,32 @@ def check(cfg: dict, level, key_path: str, tables=None) -> None:
         t = int(np.searchsorted(ends, r, side="right"))
         return int(before[t] + (r - (ends[t] - count[t])) * points[t]), int(points[t])
 
+    ncol = len(cfg.get("collider", ()))
     for i, a in enumerate(attach):
         p = f"{key_path}.attach[{i}]"
+        targets = (a["to"] != NONE) + (a["collider"] != NONE) + bool(a.get("card"))
+        if targets != 1:
+            raise LevelError(level, p, "expected one of `to` (a rope index), `collider` (a collider index) or "
+                             "`card = true`, found " + ("none" if targets == 0 else "more than one"))
+        if a["collider"] == NONE and (math.isfinite(a["offset"][0]) or math.isfinite(a["offset"][1])):
+            raise LevelError(level, f"{p}.offset", "expected `offset` only with `collider`, found it with "
+                             + ("`card`" if a.get("card") else "`to`"))
+        if a.get("card"):
+            if a["from"] >= nr:
+                raise LevelError(level, f"{p}.from", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
+                                 f"ropes), found {a['from']}")
+            continue
+        if a["collider"] != NONE:
+            if a["collider"] >= ncol:
+                raise LevelError(level, f"{p}.collider", f"expected a collider index 0..{ncol - 1} (the layer has "
+                                 f"{ncol} colliders), found {a['collider']}" if ncol else
+                                 f"expected a collider index, found {a['collider']} (the layer has no colliders)")
+            if a["from"] >= nr:
+                raise LevelError(level, f"{p}.from", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
+                                 f"ropes), found {a['from']}")
+            continue
+        if a["at"] == LAYER:
+            raise LevelError(level, f"{p}.at", "expected `at`, a fraction 0..1 of rope `to`'s length, found none")
         for k in ("from", "to"):
             if a[k] >= nr:
                 raise LevelError(level, f"{p}.{k}", f"expected a rope index 0..{nr - 1} (the layer has {nr} "
@@ -144,6 +178,26 @@ def check(cfg: dict, level, key_path: str, tables=None) -> None:
         if src == s0 and ((seg[0] == s1 and seg[2] == 0.0) or (seg[1] == s1 and seg[2] == 1.0)):
             raise LevelError(level, p, "expected at least one free end, found a pinned anchor attached to a "
                              "pinned anchor (a cycle that cannot be solved)")
+
+
+def held_points(cfg: dict, counts, start) -> tuple:
+    """The `[[layer.attach]]` entries that name a collider, as `colliders.hold` takes them: (points
+    int32[h], colliders int32[h], offsets float64[h, 2] (inf: unset), break forces float32[h])."""
+    rows = [t for t in cfg.get("attach") or () if t["collider"] != NONE]
+    src = [_point(counts, start, t) for t in rows]
+    return (np.array(src, np.int32), np.array([t["collider"] for t in rows], np.int32),
+            np.array([t["offset"] for t in rows], np.float64).reshape(-1, 2),
+            np.array([t["break_force"] for t in rows], np.float32))
+
+
+def card_points(cfg: dict, counts, start) -> np.ndarray:
+    """int32[k]: the points `[[layer.attach]]` pins to the lanyard's card (``card = true``)."""
+    return np.array([_point(counts, start, t) for t in cfg.get("attach") or () if t.get("card")], np.int32)
+
+
+def _point(counts, start, t: dict) -> int:
+    """The point at ``from_at`` of rope ``from`` (the nearest)."""
+    return int(start[t["from"]]) + int(round(t["from_at"] * (int(counts[t["from"]]) - 1)))
 
 
 def attach_points(counts, start, a: dict):
@@ -184,12 +238,13 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
     ratio = per("break_at")
     if (ratio > 0).any():
         ex.breaking = Breaking(ratio, None if link_rope is None else np.asarray(link_rope, np.int32))
-    if cfg.get("attach"):
+    on_ropes = [t for t in cfg.get("attach") or () if t["to"] != NONE]   # the rest: `held_points`, `card_points`
+    if on_ropes:
         start = np.r_[0, np.cumsum(counts)[:-1]]
-        rows = [attach_points(counts, start, t) for t in cfg["attach"]]
+        rows = [attach_points(counts, start, t) for t in on_ropes]
         at = np.array([[s, q0, q1] for s, (q0, q1, _) in rows], np.int32).T.copy()
         frac = np.array([f for _, (_, _, f) in rows], np.float32)
-        ex.attachments = Attachments(at, frac, np.array([t["break_force"] for t in cfg["attach"]], np.float32),
+        ex.attachments = Attachments(at, frac, np.array([t["break_force"] for t in on_ropes], np.float32),
                                      np.zeros(len(frac), np.float32))
     if cfg["self_collide"]:
         radius = cfg["radius"] or 0.5 * segment

@@ -1,8 +1,12 @@
 """Spring card: lock the badge to the strap's end and turn it — springing back after a release.
 
-Reads: Points (last point), CardGrab, CardSpring, Cadence. Writes: Card.pos, Card.rot, Card.spin.
+Reads: Points (last point), CardGrab, CardSpring, Cadence, Camera, CardPins. Writes: Card.pos, Card.rot,
+Card.spin; Points.pos/prev of other bodies' CardPins.
 
-Runs after relax, on the strap's settled positions. The card's origin is the
+Runs after relax, on the strap's settled positions. Then the points other layers pinned to the
+card (`CardPins`: a rope's `[[layer.attach]]` with ``card = true``) are put on the card's clip as
+the screen shows it (its origin through the first lanyard's camera, px), their previous
+position where they were: one way, the card infinitely heavy to them. The card's origin is the
 last point plus its small offset behind the strap. Its velocity v is the last
 point's pos − prev: units per strap step.
 
@@ -29,7 +33,8 @@ import esper
 import numpy as np
 
 from ropework.components import Points
-from ropework.components.lanyard import Cadence, Card, CardFlip, CardGrab, CardSpring
+from ropework.components.lanyard import Cadence, Camera, Card, CardFlip, CardGrab, CardPins, CardSpring
+from ropework.systems.lanyard.camera import project
 
 
 def spring_back(card: Card, s: CardSpring, vy: float, target_y: float = 0.0) -> None:
@@ -72,3 +77,22 @@ class SpringCard(esper.Processor):
                     tilt(card, grab, v, spring.dt, flip.target_y if flip is not None else None)
             else:
                 spring_back(card, spring, float(v[1]), flip.target_y if flip is not None else 0.0)
+        pinned = esper.get_component(CardPins)   # esper caches the query: [] in a scene without any
+        if pinned:
+            carry(frame, pinned)
+
+
+def carry(frame, pinned) -> None:
+    """Put every `CardPins` point on the first lanyard's card clip, in screen px."""
+    lanyards = sorted(esper.get_components(Card, Camera), key=lambda e: e[0])
+    if not lanyards:
+        return
+    _, (card, cam) = lanyards[0]
+    px, w = project(cam, frame.width, frame.height, card.pos)
+    if w[0] <= 0.0 or not np.isfinite(px).all():     # behind the eye: the points stay where they were
+        return
+    for ent, cp in pinned:
+        pts = esper.try_component(ent, Points)
+        if pts is not None and len(cp.index):
+            pts.prev[cp.index] = pts.pos[cp.index]
+            pts.pos[cp.index] = px[0].astype(np.float32)

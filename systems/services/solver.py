@@ -11,6 +11,14 @@ A type's ``project(pos, prev, inv_mass, *arrays)`` is a compiled function (`kern
 ``numba.njit``): pos float32[n, 2] (written in place), prev float32[n, 2] (the step's start, for
 position-based friction), inv_mass float32[n] (0: a pinned point, never moved); ``arrays`` are
 ``arrays(component)``. ``begin`` (optional, same arguments) runs once a step before the passes.
+
+A type whose component also holds bodies of its own (the dynamic colliders) steps them with two
+optional Python hooks around the passes: ``advance(component, forces, dt)`` once a step before
+``begin`` (their Verlet step: `Forces` gives gravity and damping, dt the step, s), and
+``finish(component, points, forces, dt, per_force)`` once a step after the passes (velocity
+corrections such as restitution; letting go what pulled too hard: a correction of x px over the
+step is a force of x / (w · per_force), w the inverse masses' sum). The Python there calls
+compiled kernels: no per-point Python loop.
 """
 from __future__ import annotations
 
@@ -26,6 +34,8 @@ class ConstraintType:
     arrays: Callable     # arrays(component) -> tuple: what project takes after inv_mass
     order: float = 100.0  # within a pass, types run in increasing order (ties: registration order); links are 0
     begin: Callable | None = None   # begin(pos, prev, inv_mass, *arrays): once a step, before the passes
+    advance: Callable | None = None   # advance(component, forces, dt): once a step, before begin
+    finish: Callable | None = None    # finish(component, points, forces, dt, per_force): once a step, after the passes
 
 
 TYPES: dict[str, ConstraintType] = {}

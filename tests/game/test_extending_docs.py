@@ -81,3 +81,24 @@ def test_the_sine_floor_constraint_type_holds_every_point_above_the_wave(scenes,
         assert pts.pos[low, 1] == pytest.approx(floor[low], abs=1e-3)   # floor's 435 px depth) rests on it
     finally:
         solver.TYPES.pop("sine_floor", None)
+
+
+def test_the_dynamic_colliders_snippet_hangs_a_ball_on_each_rope(scenes, tmp_path):
+    ns = {}
+    exec(PY[3], ns)
+    from ropework.components import Points, Ropes
+    level = tmp_path / "row.toml"
+    level.write_text('[[layer]]\nkind = "ropes"\n' + "".join(
+        f"[[layer.rope]]\nanchor = {0.4 + 0.05 * i}\npoints = 12\n" for i in range(3)))
+    scene = scenes(level, size=(800, 600))
+    (ent, pts), = scene.find(Points)
+    ropes = scene.component(ent, Ropes)
+    col = ns["hang_balls"](pts, ropes, 800.0, 600.0)
+    with scene.active():
+        esper.add_component(ent, col)
+    tips = ropes.start + ropes.count - 1
+    anchors = pts.pos[ropes.start].copy()
+    scene.step(120)
+    assert np.array_equal(pts.pos[ropes.start], anchors)                       # the rail still holds them
+    assert np.allclose(col.centre + [0.0, -20.0], pts.pos[tips], atol=0.5)     # each ball on its rope's tip
+    assert (col.centre[:, 1] > anchors[:, 1] + 100).all()                      # hanging below the rail

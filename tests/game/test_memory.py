@@ -14,7 +14,8 @@ import sys
 import pytest
 from PIL import Image
 
-from ropework import kinds, level
+from ropework import level
+from ropework.docs import builtin_kinds
 from ropework.kinds import lanyard
 
 CEILING_MIB = 1024                 # the goal: any accepted command under 1 GiB
@@ -51,18 +52,19 @@ def peak_mib(tmp_path, *args, cold: bool = False) -> float:
 def largest_level(tmp_path) -> str:
     """A level at every cap at once, at --size's largest: a 2,000,000-point dot grid (gap 5.8 px at
     8192²), a tendrils bundle, ropes and a cloth (every kind, each with buffers of its own), under lanyards
-    up to the layer cap, one with a 100×100-unit card (the size caps) printed with a 4096² PNG (the
+    up to the layer cap, each composite, one with a 100×100-unit card (the size caps) printed with a 4096² PNG (the
     image cap) — what a level can ask of RAM and of the GPU together."""
     Image.new("RGB", (lanyard.MAX_IMAGE_SIDE,) * 2, (200, 40, 40)).save(tmp_path / "big.png")
     layers = ['[[layer]]\nkind = "dotgrid"\ngap = 5.8\ninertia = true\n']
     layers += ['[[layer]]\nkind = "tendrils"\n', '[[layer]]\nkind = "ropes"\n' + '[[layer.rope]]\nanchor = 0.5\n' * 3,
                '[[layer]]\nkind = "cloth"\n']
+    layers += [f'[[layer]]\nkind = "{k}"\n' for k in ("bridge", "net", "wheel", "web", "blob", "sign", "cradle")]
     layers += ['[[layer]]\nkind = "lanyard"\ncard_width = 100.0\ncard_height = 100.0\ncard_image = "big.png"\n']
     layers += ['[[layer]]\nkind = "lanyard"\n'] * (level.MAX_LAYERS - len(layers))
     path = tmp_path / "largest.toml"
     path.write_text("".join(layers), "utf-8")
     lv = level.load(path, (8192, 8192))      # accepted: at the caps, not past them
-    assert len(lv.layers) == level.MAX_LAYERS and {c["kind"] for c in lv.layers} == set(kinds.BUILTIN)
+    assert len(lv.layers) == level.MAX_LAYERS and {c["kind"] for c in lv.layers} == set(builtin_kinds())
     return path.name
 
 

@@ -31,10 +31,29 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("lanyard", "far", "lo"): "expected far > near",
     ("ropes", "count", "hi"): "expected the last of",   # many ropes `every` apart must end inside the window
     ("ropes", "every", "hi"): "expected the last of",
+    ("ropes", "collider", "hi"): "expected a collider index",   # an attachment names a collider the layer has
     ("ropes", "from", "hi"): "expected a rope index",    # an attachment names a rope the layer has
     ("ropes", "to", "hi"): "expected a rope index",
     ("ropes", "at", "hi"): "cannot be solved",           # rope 0's tip on rope 0's tip: itself
     ("ropes", "from_at", "lo"): "cannot be solved",      # rope 0's anchor on rope 0's anchor
+    # a composite is judged in the default scene: its size against where it is, its points against its size
+    ("bridge", "sag", "hi"): "sag: expected 0..",       # links too long for its points, or hung below the scene
+    ("bridge", "deck", "hi"): "sag: expected 0..",
+    ("bridge", "points", "lo"): "to span",
+    ("wheel", "radius", "lo"): "more than twice `point_radius`",
+    ("wheel", "radius", "hi"): "the rim inside",
+    ("wheel", "point_radius", "hi"): "more than twice `point_radius`",
+    ("wheel", "spokes", "hi"): "one spoke a rim point",
+    ("wheel", "points", "lo"): "one spoke a rim point",
+    ("blob", "radius", "lo"): "more than twice `point_radius`",
+    ("blob", "radius", "hi"): "the blob inside",
+    ("blob", "point_radius", "hi"): "more than twice `point_radius`",
+    ("sign", "hang", "hi"): "the held points inside",
+    ("cradle", "spacing", "lo"): "spacing: expected",    # balls that overlap at rest, or a row past the scene
+    ("cradle", "spacing", "hi"): "spacing: expected",
+    ("cradle", "balls", "hi"): "spacing: expected",
+    ("cradle", "radius", "hi"): "spacing: expected",
+    ("cradle", "length", "hi"): "length: expected",
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
 
@@ -111,7 +130,7 @@ def finite(scene: Scene) -> list[str]:
 @pytest.mark.parametrize("kind,where,names,bound,flipped", cases())
 def test_every_numeric_key_at_its_bounds_runs_and_draws_finitely(kind, where, names, bound, flipped, tmp_path,
                                                                  gl_window):
-    doc = levelgen.doc_for(kind, where)
+    doc = levelgen.doc_for(kind, where, names)
     if flipped:
         for (in_, name), v in _bools(kind, where).items():
             (doc if in_ == "top" else doc["layer"][0])[name] = v

@@ -28,7 +28,8 @@ def test_the_plan_names_the_kernels_each_shipped_level_calls(path):
         "game/compile/plan.py")
 
 
-SPLIT = {"rope", "cloth", "tendrils", "moeru", "lanyard", "badge", "landscape", "model", "snap", "wire", "pegs"}   # kernels of two modules or more
+SPLIT = {"rope", "cloth", "tendrils", "moeru", "lanyard", "badge", "landscape", "model", "snap", "wire", "pegs", "balls",
+         "playground", "bridge", "web", "cradle"}   # kernels of two modules or more
 
 
 @pytest.mark.parametrize("path", shipped(), ids=lambda p: p.stem)

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from ropework.components import Points
 from ropework.components.lanyard import Card, CardGrab, CardSpring
 from ropework.systems.lanyard.spring_card import spring_back, tilt
 
@@ -70,3 +71,78 @@ def test_held_card_eases_toward_its_velocity_tilt_and_keeps_the_rate_as_spin():
     for _ in range(200):
         tilt(c, g, np.array([1.0, 0.0, 0.0]), 1 / 60)
     assert c.rot == pytest.approx([0.0, 0.7, -0.6])  # clamped
+
+
+CARD_ROPE = """[[layer]]
+kind = "lanyard"
+
+[[layer]]
+kind = "ropes"
+rail = false
+[[layer.rope]]
+anchor = 0.2
+points = 30
+[[layer.attach]]
+from = 0
+from_at = {at}
+card = true
+"""
+
+
+def card_scene(tmp_path, at=1.0):
+    """A lanyard and, above it, a rope whose point at ``at`` is pinned to the card."""
+    from ropework.scene import Scene
+    f = tmp_path / "card.toml"
+    f.write_text(CARD_ROPE.format(at=at))
+    return Scene.load(str(f), size=(800, 600), seed=1)
+
+
+def clip_px(s):
+    """The card's clip (its origin) on screen, px, through the lanyard's camera."""
+    from ropework.components.lanyard import Camera, Card
+    from ropework.systems.lanyard.camera import project
+    (ent, card), = s.find(Card)
+    px, _ = project(s.component(ent, Camera), 800, 600, card.pos)
+    return px[0]
+
+
+def test_a_rope_point_pinned_to_the_card_sits_on_its_clip_and_follows_a_drag(tmp_path):
+    from ropework.components.lanyard import CardPins
+    s = card_scene(tmp_path)
+    (ent, cp), = s.find(CardPins)
+    pts = s.component(ent, Points)
+    assert pts.inv_mass[cp.index].tolist() == [0.0]          # pinned: the card is infinitely heavy to it
+    anchor = pts.pos[0].copy()
+    s.step(120)
+    assert np.allclose(pts.pos[cp.index[0]], clip_px(s), atol=1e-3)
+    x, y = clip_px(s) + [0.0, 60.0]                          # on the card, below its clip: a press takes it
+    s.pointer_down(float(x), float(y))
+    for k in range(1, 31):
+        s.pointer_move(float(x) + 6 * k, float(y) + 2 * k)
+        s.step()
+    moved = clip_px(s)
+    assert moved[0] > x + 60                                  # the card went with the hand ...
+    assert np.allclose(pts.pos[cp.index[0]], moved, atol=1e-3)   # ... and the rope's tip with it
+    assert np.array_equal(pts.pos[0], anchor)                 # the rope's own anchor stayed pinned
+
+
+def test_a_ropes_anchor_pinned_to_the_card_leaves_the_rail(tmp_path):
+    from ropework.components import Pins
+    from ropework.components.lanyard import CardPins
+    s = card_scene(tmp_path, at=0.0)
+    (ent, cp), = s.find(CardPins)
+    assert cp.index.tolist() == [0] and len(s.component(ent, Pins).index) == 0
+    s.step(900)                                               # the first step's jump to the card swung it
+    pts = s.component(ent, Points)
+    assert np.allclose(pts.pos[0], clip_px(s), atol=1e-3)
+    assert pts.pos[-1, 1] > pts.pos[0, 1] + 100               # the rope hangs from the card
+
+
+def test_a_card_attachment_needs_a_lanyard_layer(tmp_path):
+    import subprocess
+    import sys
+    f = tmp_path / "bad.toml"
+    f.write_text(CARD_ROPE.split("\n", 3)[3].format(at=1.0))   # the ropes layer alone
+    r = subprocess.run([sys.executable, "-m", "ropework", "validate", str(f)], capture_output=True, text=True)
+    line = (r.stdout + r.stderr).strip()
+    assert r.returncode == 2 and "\n" not in line and "layer[0].attach[0].card" in line and "lanyard" in line, line
