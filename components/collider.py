@@ -1,7 +1,7 @@
 """Colliders: static, kinematic and dynamic shapes a body's points are kept out of."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -63,6 +63,17 @@ class Colliders:
     hold_break: np.ndarray | None = None
     hold_pull: np.ndarray | None = None
     held_by: np.ndarray | None = None
+
+    # The broad phase's scratch, remade each step from the fields above (so no part of the value):
+    # a grid over the shapes (grid: float64[5] x0, y0, cell px, columns, rows; cells: int32[C + 1]
+    # and items: int32[...], each cell's colliders in ascending order), the step's points near
+    # any collider (near: int32[n], and count[0] of them) and each one's cell (near_cell: int32[n]).
+    grid: np.ndarray | None = field(default=None, compare=False, repr=False)
+    cells: np.ndarray | None = field(default=None, compare=False, repr=False)
+    items: np.ndarray | None = field(default=None, compare=False, repr=False)
+    near: np.ndarray | None = field(default=None, compare=False, repr=False)
+    near_cell: np.ndarray | None = field(default=None, compare=False, repr=False)
+    count: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def dynamic(self) -> np.ndarray:

@@ -78,9 +78,9 @@ class DotColours:
 class Shockwaves:
     """A fixed pool of click rings (the seed's force 3); any number alive up to its capacity.
 
-    x, y: float64[cap] — ring centres, px; steps: int64[cap] — steps the ring has pushed,
-    its click's own step included, so its age is steps·dt seconds (a product: 51 steps of
-    1/60 s are exactly 0.85 s); alive: bool[cap]. A new ring takes a free slot, or the
+    x, y: float64[cap] — ring centres, px; steps: int64[cap] — steps since the ring's
+    click, 0 in the click's own step, so its age is steps·dt seconds (a product: 51 steps
+    of 1/60 s are exactly 0.85 s); alive: bool[cap]. A new ring takes a free slot, or the
     oldest ring's when all are alive. Written by the ripple system.
     speed: px/s — ring radius = speed·age; band: px — half-width of the pushed band;
     strength: px — push at the front of a fresh ring; duration: s — a ring ends after this.

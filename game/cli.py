@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-from ropework.schema import LevelError
+from ropework.schema import LevelError, printable
 
 EXIT_BAD_INPUT = 2
 
@@ -138,7 +138,8 @@ def validate(argv) -> int:
         print(f"usage: {prog()} validate FILE...\n"
               "Loads each level file as the game would; prints 'FILE: OK' or the error, one line each,\n"
               "and 'FILE: warning: ...' for a level estimated to run far from real time here\n"
-              "(from its point and link counts and docs/performance.md's figures).\n"
+              "(from what its keys multiply: points, links, passes, substeps, bends, colliders, ...).\n"
+              "A level estimated to step slower than 250 ms, or to start with over 2 s of work, is an error.\n"
               "Exit status 0 if every file loads (warnings too), else 2.")
         return 0
     from ropework import cost
@@ -150,10 +151,10 @@ def validate(argv) -> int:
             continue
         try:
             lv = level.load(level.resolve(name))
-            print(f"{name}: OK")
+            print(f"{printable(name)}: OK")
             slow = cost.warning(lv)
             if slow:
-                print(f"{name}: {slow}")
+                print(f"{printable(name)}: {slow}")
         except LevelError as e:
             print(e)
             bad += 1
@@ -252,7 +253,7 @@ def main(argv=None) -> int:
 
 
 def _os_line(e: OSError) -> str:
-    name = f"{os.fsdecode(e.filename)}: " if e.filename is not None else ""
+    name = f"{printable(e.filename)}: " if e.filename is not None else ""
     return f"{name}{e.strerror or type(e).__name__}"
 
 
@@ -290,7 +291,8 @@ def _main(argv: list[str]) -> int:
     if argv[:1] == ["replay"]:
         return replay(argv[1:])
     args = parser().parse_args(argv)
-    for flag, value in (("LEVEL", args.level), ("--record", args.record), ("--input", args.input)):
+    for flag, value in (("LEVEL", args.level), ("--record", args.record), ("--input", args.input),
+                        ("--hash-log", args.hash_log)):
         if value == "":
             print(f"ropework: error: {flag}: expected a file name, found an empty one", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -330,10 +332,12 @@ def _main(argv: list[str]) -> int:
         print("ropework: error: --input needs --record (scripted input drives recordings)", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.record:
-        from ropework.record import MissingExtra, OutputError, check_format, check_target
+        from ropework.record import MissingExtra, OutputError, check_format, check_target, hash_log_for
         try:
             check_format(args.record)
             check_target(args.record)            # before any work: a bad target fails in a second, not after the run
+            if args.hash_every:
+                check_target(args.hash_log or hash_log_for(args.record))     # the log, named as itself
         except (ValueError, MissingExtra, OutputError) as e:
             print(f"ropework: error: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -359,7 +363,7 @@ def _main(argv: list[str]) -> int:
             out = record(path, args.record, args.frames, size=args.size, seed=args.seed,
                          input_script=args.input, reduced_motion=args.reduced_motion, fps=args.fps,
                          start=args.start, hash_every=args.hash_every, hash_log=args.hash_log)
-            print(f"wrote {out} ({args.frames} step{'s' if args.frames != 1 else ''})")
+            print(f"wrote {printable(out)} ({args.frames} step{'s' if args.frames != 1 else ''})")
             gc.freeze()   # as after the window below: the exit's last collection would walk every object again
             return 0
         lv = level_mod.load(path, args.size)      # validate before opening anything

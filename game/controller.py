@@ -25,10 +25,12 @@ from ropework.clock import Clock
 from ropework.record import GifRecorder, OutputError, atomic, check_target
 from ropework.reload import LevelWatcher, one_line
 from ropework.scene import Scene
-from ropework.schema import LevelError
+from ropework.schema import LevelError, printable
 from ropework.stats import Rates, elements
 
 BANNER_SECONDS = 2.0   # s a newly opened level's title stays on screen: long enough to read, then out of the way
+CAPTURE_STEM_CHARS = 48   # characters of the level's name a capture's file name keeps (≤ 192 bytes): a level
+                          # named up to the system's 255 bytes still saves its screenshots and snapshots
 STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) stays
 HINT_SECONDS = 6.0     # s the first-start hint stays
 HINT = "H shows the keys"
@@ -215,7 +217,7 @@ class Controller:
             return False
         self.watcher = LevelWatcher(saved)   # our own write is not an outside edit to reload
         self.save_prompt = False
-        print(f"saved {saved}", flush=True)
+        print(f"saved {printable(saved)}", flush=True)
         self.flash(f"saved {saved}")
         return True
 
@@ -343,7 +345,7 @@ class Controller:
             except (OutputError, OSError) as e:                  # an unwritable folder: say so, play on
                 self.complain(f"could not save the screenshot: {e}")
             else:
-                print(f"saved {path}", flush=True)
+                print(f"saved {printable(path)}", flush=True)
                 self.flash(f"saved {path}")
         if self.recorder is not None and self.recorder.due(dt):
             self.recorder.add(grab())
@@ -368,7 +370,7 @@ class Controller:
 
     # ── capture ──────────────────────────────────────────────────────────────
     def _capture_path(self, suffix: str) -> Path:
-        stem = f"ropework-{Path(self.scene.level.path).stem}-{datetime.now():%Y%m%d-%H%M%S}"
+        stem = f"ropework-{Path(self.scene.level.path).stem[:CAPTURE_STEM_CHARS]}-{datetime.now():%Y%m%d-%H%M%S}"
         path, n = self.out_dir / f"{stem}{suffix}", 1
         while path.exists():
             n += 1
@@ -404,7 +406,7 @@ class Controller:
             self.complain(f"could not save the snapshot: {path}: {e.strerror or type(e).__name__}")
             return
         self.last_snapshot = path
-        print(f"saved {path}", flush=True)
+        print(f"saved {printable(path)}", flush=True)
         self.flash(f"snapshot {path.name} (L goes back to it)")
 
     def restore_snapshot(self, path=None):
@@ -458,8 +460,9 @@ class Controller:
         txt, snap = self._input_paths
         frames = self.scene.frame.steps - rec.start
         lv = self.scene.level.path
-        head = (f"ropework input script: {frames} steps of {Path(lv).name} from {snap.name}\n"
-                f"python -m ropework {lv} --from {snap} --input {txt} --record out.gif --frames {max(1, frames)}")
+        head = printable(f"ropework input script: {frames} steps of {Path(lv).name} from {snap.name}\n"
+                         f"python -m ropework {lv} --from {snap} --input {txt} --record out.gif "
+                         f"--frames {max(1, frames)}")   # the script is UTF-8 text: its comment shows the names
         try:
             from ropework.studio import atomic_write
             atomic_write(txt, rec.text(head))
@@ -467,7 +470,7 @@ class Controller:
             self.complain(f"could not save the input script: {txt}: {e.strerror or type(e).__name__}")
             return
         self.input_frames = frames
-        print(f"saved {txt} ({frames} steps, from {snap})", flush=True)
+        print(printable(f"saved {txt} ({frames} steps, from {snap})"), flush=True)
         self.flash(f"saved {txt.name} ({frames} steps)" + (" — full, later input not kept" if rec.full else ""))
 
     def _save(self, rec: GifRecorder, path: Path) -> None:
@@ -477,7 +480,7 @@ class Controller:
             self.complain(f"could not save the recording: {e}")
             return
         msg = f"saved {path} ({len(rec.frames)} frames, {rec.seconds:.1f} s)"
-        print(msg, flush=True)
+        print(printable(msg), flush=True)
         self.flash(msg)
 
     def finish(self) -> None:
@@ -511,6 +514,7 @@ class Controller:
 
     def complain(self, text: str) -> None:
         """Show an error line; print it to stderr once (a draw that fails every frame prints once)."""
+        text = printable(text)
         if text != self._complaint:
             self._complaint = text
             print(f"ropework: {text}", file=sys.stderr, flush=True)
@@ -518,8 +522,8 @@ class Controller:
 
     # ── what the overlays say ────────────────────────────────────────────────
     def flash(self, text: str) -> None:
-        """Show a one-line message for a few seconds."""
-        self._status = (text, self.now + STATUS_SECONDS)
+        """Show a one-line message for a few seconds (a file name's bytes that are not UTF-8 as U+FFFD)."""
+        self._status = (printable(text), self.now + STATUS_SECONDS)
 
     @property
     def title(self) -> str:
@@ -529,7 +533,7 @@ class Controller:
     def banner(self) -> str:
         """The level title, briefly, after a level opens."""
         text, until = self._banner
-        return text if self.now < until else ""
+        return printable(text) if self.now < until else ""
 
     @property
     def status(self) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ropework import kinds
+from ropework.cost import MAX_START_MS, MAX_STEP_MS
 from ropework.level import LAYER_COMMON, MAX_FILE_BYTES, MAX_LAYERS, MAX_POINTS, TOP
 from ropework.schema import markdown, table
 
@@ -19,7 +20,12 @@ valid one suggested) or a TOML syntax error stops loading with one line naming
 the file, the key path, what was expected and what was found, and exit status 2.
 
 Caps: a file is at most {MAX_FILE_BYTES} bytes, at most {MAX_LAYERS} layers, at
-most {MAX_POINTS:,} simulated points in a scene.
+most {MAX_POINTS:,} simulated points in a scene. A level is also refused when it is
+estimated, from what its keys multiply (points, links, passes, substeps, bends,
+self-contact, colliders, straps laid at rest, live rings), to take more than
+{MAX_STEP_MS:.0f} ms a step or {MAX_START_MS:,.0f} ms of work before its first step on a
+2-core machine ([docs/reliability.md](reliability.md), Work bounds); `validate` warns
+below that when the toy would run far slower than real time.
 
 The *studio* column says what the in-window studio (E, [docs/studio.md](studio.md))
 does with a change: *live* keys reach the running scene on the next step with
@@ -57,6 +63,10 @@ SOLVE = """## Bending, compliance, breaking, attachments, self-contact, sleep (r
 A `ropes` or `cloth` layer (and, for `bend`, `compliance` and `break_at`, each `[[layer.rope]]`)
 takes these keys; every default leaves the body exactly as the seeds have it. `levels/wire.toml`
 and `levels/snap.toml` show them.
+
+![levels/wire.toml: the stiff wire (bend = 1) held out as a rod by the pointer, a cord attached to its middle, the springy rod (bend = 0.3) knocked into a curl, the slack chain hanging, a long chain piled on the floor without passing through itself](img/wire.png)
+
+![levels/snap.toml: a bob flung down and away, its rope snapped past break_at = 1.3 at the anchor](img/snap.png)
 
 | key | unit, range | what it does |
 |---|---|---|
@@ -158,8 +168,8 @@ a resting contact and parts at 0, so a pile of balls comes to rest instead of ch
 pair, a row of touching balls hands an impact on as Newton's cradle does: in `levels/balls.toml`
 and the tests, a ball arriving at 4 px a step at four resting ones of restitution 1 leaves the far
 one at 98.5 % of its speed (the strings take the rest) and the other four below 3 %; with
-restitution 0 the five move on together at a fifth of it (to 10 %, the strings again). `sleep`
-watches a layer's points only: a layer whose balls roll alone is best left awake.
+restitution 0 the five move on together at a fifth of it (to 10 %, the strings again). With `sleep`,
+a layer sleeps only once its dynamic colliders are still too, and a press on one of them wakes it.
 
 """
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ropework import cost, plugins
 from ropework import kinds as kinds_mod
-from ropework import plugins
 from ropework.components.render import Layer
 from ropework.kinds import colliders
 from ropework.live import into, metadata
-from ropework.schema import Key, LevelError, Table, suggest, table, validate
+from ropework.schema import Key, LevelError, Table, printable, suggest, table, validate
 from ropework.systems import pipeline
 
 MAX_FILE_BYTES = 1 << 20   # a scene description, not a data dump: 1 MiB is generous
@@ -162,7 +162,8 @@ def build(data: dict, path, size: tuple[float, float] = (1280, 720)) -> Level:
     for i, n in enumerate(names):
         if names.index(n) != i:
             raise LevelError(path, f"layer[{i}].name", f"expected a unique layer name, found {n!r} twice")
-    return Level(path=path, title=top["title"] or path.stem, description=top["description"],
+    cost.check(layers, path, size)          # work a step, and before the first, within the stated bounds
+    return Level(path=path, title=top["title"] or printable(path.stem), description=top["description"],
                  theme=top["theme"], seed=top["seed"], reduced_motion=top["reduced_motion"], systems=top["systems"], layers=layers)
 
 
@@ -177,7 +178,10 @@ def resolve(name: str) -> Path:
     its header prints (``levels/rope.toml``, from any folder); anything else is
     returned as a path, so loading it names the file that is missing."""
     path = Path(name)
-    if path.exists() or not name:
+    try:
+        if path.exists() or not name:
+            return path
+    except OSError:     # a name the system refuses (a component over 255 bytes): loading it says so, in one line
         return path
     levels = shipped()
     if name.isdigit() and 1 <= int(name) <= len(levels):

@@ -21,6 +21,7 @@ from PIL import Image  # GIF's encoder and ImageChops only when a GIF is written
 
 from ropework import script
 from ropework.components.frame import STEP
+from ropework.schema import TEMP_NAME_CHARS, printable
 
 GIF_FRAME_MS = 20          # ms per GIF frame: 50 fps, the fastest rate browsers honour
 GIF_COLOURS = 255          # palette entries per frame; one is left for the encoder
@@ -121,11 +122,6 @@ def _reason(e: OSError) -> str:
     return e.strerror or type(e).__name__
 
 
-def _printable(path) -> str:
-    """A path as text any terminal can print: undecodable bytes become U+FFFD, not an error."""
-    return os.fsdecode(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 def check_target(out) -> Path:
     """Raise OutputError now, before any work, if ``out`` cannot become a file.
 
@@ -135,7 +131,7 @@ def check_target(out) -> Path:
     if not str(out):
         raise OutputError("--record: expected an output file name, found an empty one")
     out = Path(out)
-    name = _printable(out)
+    name = printable(out)
     try:
         st = os.stat(out)
     except FileNotFoundError:
@@ -156,7 +152,7 @@ def check_target(out) -> Path:
 def temp_for(out: Path) -> Path:
     """A new empty file beside ``out`` (same folder, so the final rename is atomic), ending as ``out`` does."""
     while True:
-        tmp = out.parent / f".{out.stem[:32]}.{secrets.token_hex(4)}.part{out.suffix[:8]}"
+        tmp = out.parent / f".{out.stem[:TEMP_NAME_CHARS]}.{secrets.token_hex(4)}.part{out.suffix[:8]}"
         try:   # mode 0666 less the umask, as the file would have been made directly
             os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
             return tmp
@@ -182,7 +178,7 @@ def atomic(out):
     try:
         tmp = temp_for(out)
     except OSError as e:
-        raise OutputError(f"{_printable(out)}: cannot write here: {_reason(e)}") from None
+        raise OutputError(f"{printable(out)}: cannot write here: {_reason(e)}") from None
     try:
         yield tmp
         os.replace(tmp, out)
@@ -191,7 +187,7 @@ def atomic(out):
         raise
     except OSError as e:
         discard(tmp)
-        raise OutputError(f"{_printable(out)}: could not write: {_reason(e)}") from None
+        raise OutputError(f"{printable(out)}: could not write: {_reason(e)}") from None
     except BaseException:
         discard(tmp)
         raise
@@ -273,7 +269,7 @@ def check_format(out) -> None:
     """Raise ValueError / MissingExtra before any work if ``out`` is not a format we write."""
     suffix = Path(out).suffix.lower()
     if suffix not in FORMATS:
-        raise ValueError(f"--record: expected a file ending {', '.join(FORMATS)}, found {_printable(out)!r}")
+        raise ValueError(f"--record: expected a file ending {', '.join(FORMATS)}, found {printable(out)!r}")
     if suffix == ".mp4":
         try:
             import imageio_ffmpeg  # noqa: F401
@@ -343,12 +339,14 @@ def record(level, out, frames: int, size=(1280, 720), seed=None, input_script=No
         raise ValueError(f"--frames: expected at least 1, found {frames}")
     check_format(out)
     out = check_target(out)
+    if hash_every:
+        hash_log = check_target(hash_log or hash_log_for(out))     # before any work, and named as itself
     suffix = out.suffix.lower()
     events = script.parse(input_script) if input_script else script.Script()
     log = None
     if hash_every:
         from ropework.hashlog import HashLog
-        log = lambda scene: HashLog(hash_log or hash_log_for(out), scene, hash_every, input_script, frames)  # noqa: E731
+        log = lambda scene: HashLog(hash_log, scene, hash_every, input_script, frames)  # noqa: E731
 
     def play(wanted, log=None):
         return _play(level, frames, size, seed, reduced_motion, events, wanted, start, log)

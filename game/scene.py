@@ -231,7 +231,8 @@ class Scene:
             return sorted(esper.get_component(cls), key=lambda ec: ec[0])
 
     def arrays(self) -> dict[int, dict[str, dict[str, np.ndarray]]]:
-        """Every entity's numpy component fields (copies), keyed by component class name."""
+        """Every entity's numpy component fields (copies), keyed by component class name; a field
+        declared ``field(compare=False)`` is a cache, remade from the others, and left out."""
         out: dict = {}
         with self.active():
             for ent in sorted(esper.get_entities()):
@@ -240,7 +241,7 @@ class Scene:
                 for comp in esper.components_for_entity(ent):
                     if dataclasses.is_dataclass(comp):
                         arrs = {f.name: np.array(getattr(comp, f.name)) for f in dataclasses.fields(comp)
-                                if isinstance(getattr(comp, f.name), np.ndarray)}
+                                if f.compare and isinstance(getattr(comp, f.name), np.ndarray)}
                         if arrs:
                             comps[type(comp).__name__] = arrs
                 out[ent] = comps

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,23 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")   # TOML bare keys, cut at a le
 _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}  # what splitlines splits on
 
 
+TEMP_NAME_CHARS = 32   # characters of a target's name that the temporary file written beside it keeps: at most
+                       # 128 bytes, so the temporary name fits the system's 255 whenever the target's own does
+
+
+def printable(path) -> str:
+    """A file name as text any terminal, window caption or font can show: a name's bytes that
+    are not UTF-8 (held by Python as lone surrogates) become U+FFFD, never an encoding error.
+    Only for showing: the name itself still opens the file."""
+    return os.fsdecode(path).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 class LevelError(Exception):
     """A level file that cannot be used; str() is the one line shown to the user."""
 
     def __init__(self, file, path: str, message: str, line: int | None = None):
         self.file, self.path, self.message, self.line = str(file), path, message, line
-        where = f"{self.file}:{line}" if line else self.file
+        where = f"{printable(self.file)}:{line}" if line else printable(self.file)
         super().__init__(f"{where}: {path + ': ' if path else ''}{message}".translate(_LINE_BREAKS))  # always one line
 
 

@@ -28,7 +28,7 @@ import esper
 import numpy as np
 
 from ropework.components import Layer
-from ropework.schema import LevelError
+from ropework.schema import TEMP_NAME_CHARS, LevelError
 
 MAGIC = b"ROPEWORK-SNAPSHOT\n"   # the file's first bytes: a foreign file is refused before anything else is read
 VERSION = 1                      # the header's "version"; a reader refuses any other
@@ -228,7 +228,7 @@ def _atomic_write(path: Path, parts) -> None:
     leaves the old file or none, never half of one. (No fsync: a snapshot is a convenience, and
     one fsync of a 100,000-point scene's 3 MB cost more than the whole save.)"""
     import tempfile
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:TEMP_NAME_CHARS]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             for part in parts:

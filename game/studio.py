@@ -40,7 +40,7 @@ from ropework.components.body import Pins, Points
 from ropework.components.collider import PLANE, Colliders
 from ropework.components.render import Rail
 from ropework.live import Rebuild
-from ropework.schema import Key, LevelError, Table, key_name
+from ropework.schema import TEMP_NAME_CHARS, Key, LevelError, Table, key_name, printable
 from ropework.systems import pipeline
 from ropework.systems.services.contact import outline
 from ropework.systems.services.hitquery import shape_at
@@ -273,7 +273,7 @@ def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
     so a crash leaves the old file or the new one, never half of either."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:TEMP_NAME_CHARS]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
@@ -769,12 +769,16 @@ class Studio:
             target = Path(os.path.expanduser(str(path)))
             if target.suffix != ".toml":
                 raise LevelError(target, "", "expected a path ending in .toml")
-            if target.is_dir():
-                raise LevelError(target, "", "expected a file path, found a directory")
-            if not target.parent.is_dir():
-                raise LevelError(target, "", f"expected an existing folder, found no folder {str(target.parent)!r}")
-            if target.resolve().parent == level.LEVELS_DIR.resolve():
-                raise LevelError(target, "", "expected a path outside the package's shipped levels")
+            try:
+                if target.is_dir():
+                    raise LevelError(target, "", "expected a file path, found a directory")
+                if not target.parent.is_dir():
+                    raise LevelError(target, "", f"expected an existing folder, found no folder "
+                                                 f"{printable(target.parent)!r}")
+                if target.resolve().parent == level.LEVELS_DIR.resolve():
+                    raise LevelError(target, "", "expected a path outside the package's shipped levels")
+            except OSError as e:    # a name the system refuses (a component over 255 bytes), a loop of links
+                raise LevelError(target, "", f"cannot write here: {e.strerror or type(e).__name__}") from None
         text = self.text
         try:
             atomic_write(target, text)

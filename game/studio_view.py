@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import arcade
 
 from ropework import kinds
+from ropework.schema import printable
 
 gui = None   # arcade.gui, imported with the first panel: it needs a real window (arcade 3.3 cannot import it headless)
 
@@ -389,7 +390,7 @@ class StudioView:
         st = self.studio
         mark = "▸ " if row.index == self.selected else "  "
         if row.index < 0:
-            self._button(f"{mark}level: {st.path.name}", row.x, row.y, row.w, lambda: self._select(-1))
+            self._button(f"{mark}level: {printable(st.path.name)}", row.x, row.y, row.w, lambda: self._select(-1))
             return
         cfg = st.layers()[row.index]
         i = row.index
@@ -518,7 +519,7 @@ class StudioView:
 
     def _status(self) -> None:
         st = self.studio
-        title = f"studio · {st.path.name}" + ("  (unsaved)" if st.dirty else "") + \
+        title = f"studio · {printable(st.path.name)}" + ("  (unsaved)" if st.dirty else "") + \
             ("  (shipped: Ctrl+S saves a copy)" if st.shipped() else "")
         error = st.error
         hint = self.hint or "E closes · wheel scrolls · ← → nudge the last slider"

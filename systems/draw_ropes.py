@@ -41,10 +41,11 @@ class DrawRopes:
             strokes.upload(pts.pos, ropes.start, ropes.count, style.colour, style.width)
             strokes.draw(viewport)
             ends = []
-            if style.tip_radius > 0:
-                ends.append(gfx.quads(pts.pos[ropes.tips, :2], style.tip_radius, style.colour, 1.0))
-            if style.anchor_radius > 0:
-                ends.append(gfx.quads(pts.pos[ropes.start, :2], style.anchor_radius, style.colour, 1.0))
+            for at, radius, which in ((ropes.tips, style.tip_radius, style.tip),
+                                      (ropes.start, style.anchor_radius, style.anchor)):
+                if radius > 0:
+                    colour = style.colour if which is None else style.colour[which]
+                    ends.append(gfx.quads(pts.pos[at if which is None else at[which], :2], radius, colour, 1.0))
             if ends:
                 dots.upload(np.concatenate(ends))
                 dots.draw(viewport)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ropework.components.solve import Extras
 from ropework.systems.integrate import integrate
-from ropework.systems.relax import clamp, relax_body
+from ropework.systems.relax import clamp, relax_body, solve_near
 from ropework.systems.services import projections as pj
 from ropework.systems.services.settle import settle
 
@@ -60,6 +60,10 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
     pulls = np.zeros(len(ex.attachments.frac), np.float32) if ex.attachments is not None else None
     if ex.compliance is None:
         passes = max(int(con.passes), 0)
+        near = _near(ex, table)
+        if near is not None and solve_near(pts, con, lo, hi, passes, near,
+                                           lambda: _each_pass(pts, table, near, lo, hi)):
+            passes = 0                        # solved: the links away from the contacts fused
         for _ in range(passes):
             relax_body(pts, con, lo, hi, 1)
             _extras(pts, ex, 1.0 / passes, pulls, table)
@@ -80,18 +84,19 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
                 clamp(pts.pos, pts.inv_mass, every, lo, hi)
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) * np.float32(n)
         per_force = n * h * h                 # the substeps' corrections, averaged
+    moved = 0.0                               # px: the farthest a type's own body moved this step
     for t, _, comp in table:
         if t.finish is not None:
-            t.finish(comp, pts, forces, dt, per_force)
+            moved = max(moved, t.finish(comp, pts, forces, dt, per_force) or 0.0)
     broken = _break(pts, con, ex, pulls, per_force)
-    settle(pts, ex)
+    settle(pts, ex, moved)
     return broken
 
 
 def split_ropes(ropes, style, broken: np.ndarray) -> None:
     """Cut a rope body's `Ropes` (and its `RopeStyle`, each piece in its rope's colour and width)
     after each point of ``broken`` whose link to the next point broke, so each piece is drawn
-    as its own stroke."""
+    as its own stroke, its end dots only where its rope's tip and anchor went."""
     n = int(ropes.start[-1] + ropes.count[-1]) if len(ropes.start) else 0
     cuts = broken[(broken + 1 < n)] + 1
     start = np.union1d(ropes.start, cuts).astype(np.int32)
@@ -100,7 +105,11 @@ def split_ropes(ropes, style, broken: np.ndarray) -> None:
     origin = np.searchsorted(ropes.start, start, side="right") - 1
     ropes.start, ropes.count = start, np.diff(np.r_[start, n]).astype(np.int32)
     if style is not None:
-        style.colour, style.width = style.colour[origin], style.width[origin]
+        first = np.r_[True, origin[1:] != origin[:-1]]     # the piece that kept its rope's anchor
+        last = np.r_[origin[1:] != origin[:-1], True]      # the piece that kept its tip
+        tip = last if style.tip is None else last & style.tip[origin]
+        anchor = first if style.anchor is None else first & style.anchor[origin]
+        style.colour, style.width, style.tip, style.anchor = style.colour[origin], style.width[origin], tip, anchor
 
 
 def _extras(pts, ex: Extras, coef: float, pulls, table=()) -> None:
@@ -117,6 +126,27 @@ def _extras(pts, ex: Extras, coef: float, pulls, table=()) -> None:
         pj.collide_pairs(pts.pos, pts.inv_mass, c.pairs, c.m, np.float32(2.0 * c.radius))
     for t, args, _ in table:
         t.project(pts.pos, pts.prev, pts.inv_mass, *args)
+
+
+def _near(ex: Extras, table) -> np.ndarray | None:
+    """The only points a pass's work besides the links can move this step (the declared types'
+    `near`, after their begin), or None when it may move any: bends, attachments, self-contact."""
+    if ex.bending is not None or ex.attachments is not None or ex.contact is not None or not table:
+        return None
+    parts = []
+    for t, args, _ in table:
+        if t.near is None:
+            return None
+        parts.append(t.near(*args))
+    return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts)).astype(np.int32)
+
+
+def _each_pass(pts, table, near, lo, hi) -> None:
+    """A pass's declared types, then the box clamp of the points they may have moved."""
+    for t, args, _ in table:
+        t.project(pts.pos, pts.prev, pts.inv_mass, *args)
+    if lo is not None and len(near):
+        clamp(pts.pos, pts.inv_mass, near, lo, hi)
 
 
 def _gather(pts, c) -> None:

@@ -301,6 +301,7 @@ class Schedule:
     calls: tuple     # `_calls(views, paths, big(n))`: the kernels a step runs (`Calls`, with a big body's LaneCache)
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
     lanes: list | None = None    # each piece's `chain_scratch`, made by `solve_split`
+    owner: np.ndarray | None = None   # int32[n]: each point's chain group, -1 none; made by `solve_near`
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
@@ -1046,6 +1047,51 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         clamp(pos, inv_mass, loose, lo, hi)
 
 
+def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndarray, each_pass) -> bool:
+    """``passes`` sweeps of one body's links with ``each_pass()`` after each, where each_pass moves
+    only the points ``near`` (int32): the chain groups holding none of them take all their passes
+    in one kernel call, as a body without extras does, and so does the level-ordered rest when it
+    holds none; the others go pass by pass with each_pass between. They share no point, so every
+    point ends with the bits of the plain pass-by-pass loop (`relax_body` with 1, then each_pass,
+    ``passes`` times). False, with nothing done, for a `big` body (its lane cache is the plain
+    loop's)."""
+    schedule(con, pts.pos.shape)
+    s = con.schedule
+    groups, cmap, pmap, order, free, loose = s.views
+    ng = groups.shape[0] - 1
+    if big(s.n):
+        return False
+    if s.owner is None:                       # each point's group; ng: the level order's; -1: none
+        s.owner = np.full(s.n, -1, np.int32)
+        slot_group = np.repeat(np.arange(ng, dtype=np.int32), np.diff(groups[:, 1]))
+        s.owner[pmap[pmap >= 0]] = slot_group[pmap >= 0]
+        s.owner[free] = ng
+    busy = np.zeros(ng + 1, bool)            # a group (the last: the level order) holding a point each_pass moves
+    g = s.owner[near]
+    busy[g[g >= 0]] = True
+    kernels = _chain_kernels(s.paths, True, False)   # any divisor: no second call
+    pos, inv_mass, rest, share = pts.pos, pts.inv_mass, con.rest, con.share
+    scratch = chain_scratch(groups)
+    still, moving = [], []
+    for out, skip in ((still, busy[:ng]), (moving, ~busy[:ng])):
+        if ng and not skip.all():             # a group of 0 lanes is one no kernel runs
+            part = groups.copy()
+            part[:ng, 2][skip] = 0
+            out.extend((k, (part, cmap, pmap, False, *scratch)) for k in kernels)
+    if order.shape[1]:
+        levels = (_levels2 if s.paths[3] is not None else _levelsd, (order, free, np.empty(order.shape[1], np.float32)))
+        (moving if busy[ng] else still).append(levels)
+    for k, args in still:
+        k(pos, inv_mass, rest, passes, lo, hi, share, *args)
+    for _ in range(passes):
+        for k, args in moving:
+            k(pos, inv_mass, rest, 1, lo, hi, share, *args)
+        each_pass()
+    if lo is not None and loose.shape[0]:
+        clamp(pos, inv_mass, loose, lo, hi)
+    return True
+
+
 def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
     """``passes`` sweeps of one body's links on this thread, with its cached schedule (`schedule`)."""
     schedule(con, pts.pos.shape)
@@ -1057,15 +1103,28 @@ def relax_body(pts: Points, con: Constraints, lo, hi, passes: int) -> None:
 
 
 class Relax(esper.Processor):
+    _seen: tuple = (None, 0)   # (the body list esper gave, how many types were declared) when _plain was found
+    _plain = False             # then: no body had Extras or a declared type's component
+
     def process(self, frame):
-        extras = esper.get_component(Extras)   # esper caches the query: [] in a scene without any
-        table = {}                             # entity -> its declared constraint types (solver.TYPES)
-        for t in solver.ordered():
-            for ent, comp in esper.get_component(t.component):
-                table.setdefault(ent, []).append((t, t.arrays(comp), comp))
-        if extras or table:
-            self._extras(frame, extras, table)
-        for ent, (pts, con) in esper.get_components(Points, Constraints):
+        bodies = esper.get_components(Points, Constraints)
+        seen = (bodies, len(solver.TYPES))
+        if seen[0] is not self._seen[0] or seen[1] != self._seen[1]:
+            # esper hands back the same cached list until a component is added or removed anywhere,
+            # so a scene of plain bodies asks nothing more a step (its relax takes a few µs)
+            self._seen = seen
+            self._plain = not esper.get_component(Extras) and not any(
+                esper.get_component(t.component) for t in solver.ordered())
+        extras: list = []
+        table: dict = {}                       # entity -> its declared constraint types (solver.TYPES)
+        if not self._plain:
+            extras = esper.get_component(Extras)
+            for t in solver.ordered():
+                for ent, comp in esper.get_component(t.component):
+                    table.setdefault(ent, []).append((t, t.arrays(comp), comp))
+            if extras or table:
+                self._extras(frame, extras, table)
+        for ent, (pts, con) in bodies:
             if (extras and esper.has_component(ent, Extras)) or (table and ent in table):
                 continue
             bounds = esper.try_component(ent, Bounds)

@@ -16,7 +16,7 @@ PLAN = {
     },
     'balls.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.12,
-        'ropework.systems.relax._chains_narrow2': 1.0,
+        'ropework.systems.relax._chains_narrow2_any': 3.41,
         'ropework.systems.relax.clamp': 0.18,
     },
     'bridge.toml: bridge sign input integrate relax draw_colliders draw_links draw_strain': {
@@ -102,7 +102,6 @@ PLAN = {
     'web.toml: web input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
-        'ropework.systems.relax.clamp': 0.26,
         'ropework.systems.relax._levels2': 0.37,
     },
     'wire.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {

@@ -41,7 +41,9 @@ class Kind:
     # docs/levels.md); still_when_reduced: the scene paints its frame and does not step (seed 001's loop)
     motion_note: str = ""
     still_when_reduced: bool = False
-    # work(cfg, w, h) -> Work: links, passes and drawing a layer of cfg costs (validate's real-time estimate)
+    # work(cfg, w, h) -> Work: what a layer of cfg costs a step, a frame and before its first step, from
+    # everything its keys multiply (validate's real-time warning, and the loader's refusal past the
+    # bounds of ropework.cost: MAX_STEP_MS, MAX_START_MS); a kind that leaves it counts its points only
     work: Callable = lambda cfg, w, h: Work()
     # preset name -> {key: value}: a layer's ``preset = NAME`` fills these keys before validation
     # (the layer's own keys win); the kind declares a "preset" choice key naming them

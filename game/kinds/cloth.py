@@ -5,7 +5,7 @@ import esper
 import numpy as np
 
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, LinkStyle, Pins, Points
-from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work
+from ropework.cost import DRAW_NS_LINK, RELAX_NS_MESH, Work, solve_ns
 from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.kinds import ropes as rope_defaults
 from ropework.live import into
@@ -117,8 +117,12 @@ def links(cols: int, rows: int, shear: bool) -> int:
 
 
 def work(cfg: dict, w: float, h: float) -> Work:
-    n = links(cfg["cols"], cfg["rows"], cfg["shear"])
-    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_MESH, draw_ns=n * DRAW_NS_LINK)
+    cols, rows = cfg["cols"], cfg["rows"]
+    n = links(cols, rows, cfg["shear"])
+    bends = rows * max(0, cols - 2) + cols * max(0, rows - 2)        # three neighbours along each row and column
+    sweeps, per_link, other = solve_ns(cfg, cols * rows, bends)
+    return Work(links=n, passes=sweeps, relax_ns=RELAX_NS_MESH if per_link is None else per_link,
+                draw_ns=n * DRAW_NS_LINK, step_ns=other)
 
 
 plugin = toy(Kind(

@@ -59,8 +59,8 @@ COLLIDER = table(
     Key("at", "pair", None, "centre (a plane: a point on its surface) as [x, y] fractions of the scene's "
         "width and height", lo=0.0, hi=1.0, live=live_colliders),
     Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE, live=live_colliders),
-    Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0]",
-        lo=MIN_SIZE, hi=SIZE, live=live_colliders),
+    Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0] "
+        "(its size[1] is not read)", lo=0.0, hi=SIZE, live=live_colliders),
     Key("angle", "float", 0.0, "rotation, degrees, clockwise on screen (a plane: its surface's tilt)",
         lo=-360.0, hi=360.0, live=live_colliders),
     Key("points", "pairs", [], "a polygon's corners, [x, y] px from `at` before rotation, in order around it "
@@ -86,8 +86,9 @@ def check(cfg: dict, level, key_path: str, size=None) -> None:
         s = c["shape"]
         if s in ("circle", "capsule") and c["radius"] <= 0:
             raise LevelError(level, f"{p}.radius", f"expected a positive radius, px, found {c['radius']:g}")
-        if s in ("box", "capsule") and (c["size"][0] <= 0 or (s == "box" and c["size"][1] <= 0)):
-            raise LevelError(level, f"{p}.size", f"expected a positive size, px, found {c['size']}")
+        if s == "box" and min(c["size"]) < MIN_SIZE:
+            raise LevelError(level, f"{p}.size", f"expected a width and height of at least {MIN_SIZE:g} px, "
+                             "found [" + ", ".join(f"{x:g}" for x in c["size"]) + "]")
         if s == "polygon":
             pts = np.array(c["points"], np.float64).reshape(-1, 2)
             if len(pts) < 3:

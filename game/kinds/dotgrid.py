@@ -17,8 +17,9 @@ from ropework.components.dotgrid import (
     Shockwaves,
     TravellingRings,
 )
+from ropework.components.frame import STEP
 from ropework.components.render import Layer
-from ropework.cost import DRAW_NS_DOT, Work
+from ropework.cost import DRAW_NS_DOT, RING_NS_DOT, Work
 from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
@@ -89,7 +90,7 @@ SCHEMA = table(
     Key("shock_band", "float", SHOCK_BAND, "half-width of the pushed band around a ring's front, px",
         lo=0.001, hi=100_000.0, live=into(Shockwaves, "band")),
     Key("shock_strength", "float", SHOCK_STRENGTH, "push at a fresh ring's front, px", lo=0.0, hi=100_000.0, live=into(Shockwaves, "strength")),
-    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s (its push fades as 1 − age)", lo=0.0, hi=1.0, live=into(Shockwaves, "duration")),
+    Key("shock_duration", "float", SHOCK_DURATION, "a ring's life, s: it pushes from its click's own step (age 0) to this age, fading as 1 − age", lo=0.0, hi=1.0, live=into(Shockwaves, "duration")),
     Key("max_rings", "int", MAX_RINGS, "rings alive at once; a click beyond replaces the oldest", lo=1, hi=4096),
     Key("colour", "colour", BASE, "dot colour at rest", live=into(DotColours, "base", rgb)),
     Key("active_colour", "colour", ACTIVE, "dot colour at full force", live=into(DotColours, "active", rgb)),
@@ -208,12 +209,20 @@ def spawn(cfg: dict, layer: Layer, frame) -> int:
     return esper.create_entity(grid, repulsion, rings, colours, style, look, DotSleep(), layer, *extra)
 
 
+def work(cfg: dict, w: float, h: float) -> Work:
+    """The dots' draw, and every dot against each ring that can be live at once: one click a
+    step at most, each living `shock_duration`, no more than the pool's `max_rings`."""
+    dots = math.prod(grid_shape(cfg["gap"], w, h))
+    rings = min(cfg["max_rings"], math.floor(cfg["shock_duration"] / STEP) + 1)
+    return Work(draw_ns=dots * DRAW_NS_DOT, step_ns=dots * rings * RING_NS_DOT)
+
+
 plugin = toy(Kind(
     "dotgrid",
     "A full-window dot grid: the pointer pushes dots and tints them, swipes shove, clicks ripple (seed 000).",
     SCHEMA, spawn,
     points=lambda cfg, w, h: math.prod(grid_shape(cfg["gap"], w, h)),
-    work=lambda cfg, w, h: Work(draw_ns=math.prod(grid_shape(cfg["gap"], w, h)) * DRAW_NS_DOT),
+    work=work,
     systems=("repel", "ripple", "draw_dots"),
     counts=(("dots", DotGrid, lambda c: int(len(c.origin))),),
     presets=PRESETS,

@@ -9,7 +9,7 @@ import numpy as np
 from ropework.components import Bounds, Constraints, Forces, Grab, Layer, Pins, Points, Rail, Ropes, RopeStyle
 from ropework.components.collider import Colliders
 from ropework.components.lanyard import CardPins
-from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
+from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work, solve_ns
 from ropework.kinds import Kind, colliders, solve_keys, toy
 from ropework.live import into
 from ropework.schema import Key, table
@@ -340,8 +340,14 @@ def lay_held(points: Points, ropes: Ropes, held: np.ndarray, segment: float) -> 
 
 
 def work(cfg: dict, w: float, h: float) -> Work:
-    n = most_points(cfg) - ropes_declared(cfg)
-    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * DRAW_NS_STROKE)
+    """The ropes fitted to the height ``h`` (as `spawn` fits them), counted per table."""
+    fit = math.floor(h * cfg["fit"] / cfg["segment"])
+    pts = sum(max(cfg["min_points"], min(r["points"], fit)) * r["count"] for r in cfg["rope"])
+    ropes = ropes_declared(cfg)
+    n = pts - ropes
+    sweeps, per_link, other = solve_ns(cfg, pts, max(0, pts - 2 * ropes))
+    return Work(links=n, passes=sweeps, relax_ns=RELAX_NS_CHAIN if per_link is None else per_link,
+                draw_ns=n * DRAW_NS_STROKE, step_ns=other)
 
 
 plugin = toy(Kind(

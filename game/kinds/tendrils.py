@@ -14,7 +14,7 @@ import numpy as np
 
 from ropework.components import Constraints, Forces, Layer, PointerPins, Points, Ropes
 from ropework.components.tendrils import Autopilot, Sparks, TendrilLook, Tendrils
-from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, Work
+from ropework.cost import DRAW_NS_STROKE, RELAX_NS_CHAIN, TENDRIL_NS_POINT, Work
 from ropework.kinds import Kind, toy
 from ropework.live import into
 from ropework.schema import Key, table
@@ -242,7 +242,9 @@ STROKES_PER_LINK = 2     # the glow and the core each stroke every link once a f
 
 def work(cfg: dict, w: float, h: float) -> Work:
     n = max(r * (p - 1) for r, p in (shape(cfg, 0.0), shape(cfg, math.inf)))
-    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * STROKES_PER_LINK * DRAW_NS_STROKE)
+    points = max(r * p for r, p in (shape(cfg, 0.0), shape(cfg, math.inf)))
+    return Work(links=n, passes=cfg["passes"], relax_ns=RELAX_NS_CHAIN, draw_ns=n * STROKES_PER_LINK * DRAW_NS_STROKE,
+                step_ns=points * TENDRIL_NS_POINT)
 
 
 plugin = toy(Kind(

@@ -7,9 +7,9 @@ Two kinds live here:
   "pure-Python port" peer and the workloads' figures were measured with it; it is not any
   seed's rope.
 - Transcriptions of each seed's own loop, as its code reads (where a seed's prose and code
-  disagree, the code is the toy): seed 001's `relax()` and frame (`Seed001`), seed 000 §04's
-  `physicsStep()` and the card's spring-back (`Strap000`), seed 002's constraint passes
-  (`relax_002`). The tests step them beside the engine on the same inputs.
+  disagree, the code is the toy): seed 001's `relax()` and frame (`Seed001`), seed 000 §03's
+  dot loop (`Dots000`), seed 000 §04's `physicsStep()` and the card's spring-back
+  (`Strap000`), seed 002's constraint passes (`relax_002`). The tests step them beside the engine on the same inputs.
 """
 from __future__ import annotations
 
@@ -163,6 +163,84 @@ class Seed001:
                 y[i] = h - 2
             if y[i] < 2:
                 y[i] = 2
+
+
+# ── seed 000 §03: the dot grid ───────────────────────────────────────────────
+
+class Dots000:
+    """Seed 000 §03's frame over every dot, as its code does it: the three forces summed into
+    the dot's offset, the colour force their largest factor, the colour's lerp.
+
+    ``origin`` is a list of (x, y) dot centres. The clock counts steps: `click` stamps a shock
+    with the step it comes in (the handler's ``performance.now()``), and `frame` reads the
+    same clock, so a shock is ``(step − stamp)·dt`` seconds old, 0 in its click's own step.
+    ``mouse`` is (x, y) or None (out of the window: no pointer force), ``prev`` the mouse at
+    the previous step or None (its speed is then 0: entering the window is no swipe). A shock
+    older than ``duration`` is spliced out of the list while the list is walked, inside the
+    first dot's loop: the seed's ``forEach`` then skips, for that dot alone, the shock that
+    moved into the freed index; `skipped` holds the dots of the last frame that so missed one.
+    """
+
+    PROXIMITY, MAX_PUSH, SPEED_TRIGGER, WAVE_WIDTH, EASE = 200.0, 5.0, 80.0, 75.0, 0.12
+    BASE, ACTIVE = (240.0, 240.0, 240.0), (134.0, 234.0, 212.0)
+
+    def __init__(self, origin, radius=250.0, strength=45.0, duration=0.85, band=None, dt=1 / 60):
+        self.origin = [(float(x), float(y)) for x, y in origin]
+        self.offset = [[0.0, 0.0] for _ in self.origin]
+        self.color = [list(self.BASE) for _ in self.origin]
+        self.radius, self.strength, self.duration, self.dt = radius, strength, duration, dt
+        self.wave_width = self.WAVE_WIDTH if band is None else band
+        self.shocks: list[dict] = []
+        self.skipped: set[int] = set()
+
+    def click(self, x: float, y: float, step: int) -> None:
+        self.shocks.append({"x": x, "y": y, "time": step, "radius": self.radius, "strength": self.strength})
+
+    def frame(self, step: int, mouse=None, prev=None) -> None:
+        speed = math.hypot(mouse[0] - prev[0], mouse[1] - prev[1]) if mouse and prev else 0.0
+        speed_factor = min(speed / self.SPEED_TRIGGER, 1)
+        self.skipped = set()
+        for di, (ox, oy) in enumerate(self.origin):
+            offset_x = offset_y = color_force = 0.0
+            if mouse is not None:
+                dx, dy = ox - mouse[0], oy - mouse[1]
+                dist = math.sqrt(dx * dx + dy * dy)
+                angle = math.atan2(dy, dx)
+                if dist < self.PROXIMITY:
+                    force = 1 - dist / self.PROXIMITY
+                    offset_x += math.cos(angle) * self.MAX_PUSH * force
+                    offset_y += math.sin(angle) * self.MAX_PUSH * force
+                    color_force = max(color_force, force)
+                if speed_factor > 0.2 and dist < self.PROXIMITY * 1.6:
+                    v_force = (1 - dist / (self.PROXIMITY * 1.6)) * speed_factor
+                    offset_x += math.cos(angle) * self.MAX_PUSH * 0.6 * v_force
+                    offset_y += math.sin(angle) * self.MAX_PUSH * 0.6 * v_force
+                    color_force = max(color_force, v_force * 0.8)
+            idx = 0
+            while idx < len(self.shocks):                        # shocks.forEach((shock, idx) => ...)
+                shock = self.shocks[idx]
+                age = (step - shock["time"]) * self.dt
+                if age > self.duration:
+                    self.shocks.pop(idx)                         # splice(idx, 1); forEach goes on at idx + 1
+                    if idx < len(self.shocks):
+                        self.skipped.add(di)
+                    idx += 1
+                    continue
+                sdx, sdy = ox - shock["x"], oy - shock["y"]
+                sdist = math.sqrt(sdx * sdx + sdy * sdy)
+                wave_radius = shock["radius"] * age
+                if max(0, wave_radius - self.wave_width) < sdist < wave_radius + self.wave_width:
+                    s_force = (1 - age) * (1 - abs(sdist - wave_radius) / self.wave_width)
+                    s_angle = math.atan2(sdy, sdx)
+                    offset_x += math.cos(s_angle) * shock["strength"] * s_force
+                    offset_y += math.sin(s_angle) * shock["strength"] * s_force
+                    color_force = max(color_force, s_force)
+                idx += 1
+            self.offset[di] = [offset_x, offset_y]
+            c = self.color[di]
+            for q in range(3):
+                target = self.BASE[q] + (self.ACTIVE[q] - self.BASE[q]) * color_force
+                c[q] += (target - c[q]) * self.EASE
 
 
 # ── seed 000 §04: the lanyard's strap and card ───────────────────────────────

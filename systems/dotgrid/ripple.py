@@ -4,16 +4,16 @@ Reads: Pointer.pressed/claimed_by/x/y, Layer, Frame.dt. Writes: Shockwaves.
 
 Runs last in the input stage: after every system that may claim a press (a card,
 a rope), before repel pushes the dots. A press a layer above the grid took makes
-no ring; a press nobody took, or that a layer below took, does. As in the seed,
-whose click handler stamps ``performance.now()`` and whose very next frame already
-pushes at radius·age, a ring pushes in the step of its click: the click is taken
-at the start of the step, so the state that step produces is one step (dt) old.
-Then every live ring is one step older, and a ring older than `duration` ends
-(the seed's ``age > 0.85``). The age is steps·dt, one product rather than a running
-sum, so a ring of 1/60 s steps lives exactly 51 steps, ages dt … 0.85 s, as many
-frames as the seed's at 60 Hz. A new ring takes a free slot of the fixed pool, or
-the oldest ring's when all are in use, so any number of rings can play at once and
-nothing is allocated per step.
+no ring; a press nobody took, or that a layer below took, does. First every live
+ring is one step older, and a ring older than `duration` ends (the seed's
+``age > 0.85``); then the step's press starts its ring, no steps old. The seed's
+click handler stamps ``performance.now()`` and the frame that follows reads the same
+clock, so a ring pushes first at age 0 (radius 0, full strength) in its click's own
+step, and one step older in each step after. The age is steps·dt, one product rather
+than a running sum, so a ring of 1/60 s steps pushes exactly 52 steps, at ages
+0 … 51/60 = 0.85 s, as the seed's frames at 60 Hz. A new ring takes a free slot of
+the fixed pool, or the oldest ring's when all are in use, so any number of rings can
+play at once and nothing is allocated per step.
 """
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ class Ripple(esper.Processor):
     def process(self, frame):
         ptr = next((p for _, p in esper.get_component(Pointer)), None)
         for ent, rings in esper.get_component(Shockwaves):
+            age_rings(rings, frame.dt)          # the live rings first: a new ring is no steps old when it pushes
             if ptr is not None and ptr.pressed:
                 layer = esper.try_component(ent, Layer)
                 if not claimed_above(ptr, layer.z if layer else 0):
                     start_ring(rings, ptr.x, ptr.y)
-            age_rings(rings, frame.dt)

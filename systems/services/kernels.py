@@ -128,7 +128,9 @@ def _stamp(key: str) -> Path | None:
     if folder is None:
         return None
     import hashlib
-    digest = hashlib.sha256(f"{SOURCE}\n{key}".encode()).hexdigest()[:24]
+    # a key holds the level's file name, whose bytes need not be UTF-8 (a Linux name is any bytes
+    # but / and NUL; Python holds those it cannot decode as lone surrogates): hash its own bytes
+    digest = hashlib.sha256(f"{SOURCE}\n{key}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
     return Path(folder) / "scenes" / (digest + ".txt")
 
 

@@ -17,8 +17,13 @@ optional Python hooks around the passes: ``advance(component, forces, dt)`` once
 ``begin`` (their Verlet step: `Forces` gives gravity and damping, dt the step, s), and
 ``finish(component, points, forces, dt, per_force)`` once a step after the passes (velocity
 corrections such as restitution; letting go what pulled too hard: a correction of x px over the
-step is a force of x / (w · per_force), w the inverse masses' sum). The Python there calls
-compiled kernels: no per-point Python loop.
+step is a force of x / (w · per_force), w the inverse masses' sum); it returns how far its
+bodies moved this step, px (or None), so a body whose own bodies still move does not fall asleep.
+The Python there calls compiled kernels: no per-point Python loop.
+
+``near`` (optional) names the points a step's ``project`` can move, when a broad phase knows them:
+a body whose every per-pass constraint says so has the links away from those points solved in
+one fused call, as a body without extras, and only the rest pass by pass.
 """
 from __future__ import annotations
 
@@ -36,6 +41,8 @@ class ConstraintType:
     begin: Callable | None = None   # begin(pos, prev, inv_mass, *arrays): once a step, before the passes
     advance: Callable | None = None   # advance(component, forces, dt): once a step, before begin
     finish: Callable | None = None    # finish(component, points, forces, dt, per_force): once a step, after the passes
+    near: Callable | None = None    # near(*arrays) -> int32 points: after begin, the only points project may move
+                                    # this step (so the links of the rest are solved fused); None: any point
 
 
 TYPES: dict[str, ConstraintType] = {}

@@ -5,7 +5,8 @@ draws, with every state array finite.
 The cases come from the declarations (`tests.levelgen.key_sites`: the top table, every
 registered kind's layer table and its sub-tables), so a new key is walked with no edit. A
 value the loader refuses is a failure too — the declared range promised it — except where a
-declared cross-key check (lanyard: far > near) says which neighbour must move with it.
+declared cross-key check (lanyard: far > near) says which neighbour must move with it, or counts
+each in range pass a scene's caps together (its points, its work a step or before its first).
 Scenes are small (160×90) and a scene whose work per step is large (points × passes) runs
 fewer steps: stability shows within a few steps at the largest counts, and the counts
 themselves are what the memory test (tests/game/test_memory.py) holds to.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ropework import kinds, level
+from ropework import cost, kinds, level
 from ropework.components import Points
 from ropework.render import Offscreen
 from ropework.scene import Scene
@@ -56,6 +57,8 @@ CROSS_KEY = {              # (kind, key, bound) refused by a declared cross-key 
     ("cradle", "length", "hi"): "length: expected",
 }
 SCENE_CAP = f"expected at most {level.MAX_POINTS} points in a scene"   # counts each in range, together past the cap
+WORK_CAPS = (f"expected a level that steps in at most {cost.MAX_STEP_MS:.0f} ms",     # ... or past the work a step
+             f"expected a level that starts with at most {cost.MAX_START_MS:.0f} ms")  # or before the first step
 
 
 def _numeric(table) -> list[str]:
@@ -147,6 +150,8 @@ def test_every_numeric_key_at_its_bounds_runs_and_draws_finitely(kind, where, na
         why = next((m for (k, n, b), m in CROSS_KEY.items() if k == kind and n in names and b == bound), None)
         if len(names) > 1 and SCENE_CAP in str(e):
             why = SCENE_CAP
+        if len(names) > 1 and any(cap in str(e) for cap in WORK_CAPS):
+            why = next(cap for cap in WORK_CAPS if cap in str(e))
         assert why is not None and why in str(e), f"the declared range is refused: {e}"
         return
     scene = Scene(lv, SIZE, seed=1)

@@ -270,3 +270,21 @@ def test_a_thrown_ball_stays_in_the_window_box_by_its_radius(tmp_path):
         s.step()
         assert (col.centre[0] >= lo - 1e-3).all() and (col.centre[0] <= hi + 1e-3).all()
     assert col.centre[0, 1] == pytest.approx(hi[1], abs=0.5)   # come to rest on the floor
+
+
+def test_a_layer_sleeps_only_once_its_balls_are_still_and_a_press_on_one_wakes_it(tmp_path):
+    from ropework.components.solve import Extras
+    s = scene(tmp_path, layer(gravity=0.0, damping=1.0, sleep="true") + rope(0.05, 10) + ball(0.5, 0.5, 5.0))
+    _, col = parts(s)
+    z = s.find(Extras)[0][1].sleep
+    col.prev[0, 0] = col.centre[0, 0] - 0.5                 # rolling at 30 px/s, the rope still
+    s.step(120)
+    assert not z.asleep
+    col.prev[0] = col.centre[0]                              # stopped
+    s.step(70)
+    assert z.asleep
+    x, y = (float(v) for v in col.centre[0])
+    s.pointer_down(x, y)
+    s.pointer_move(x + 30, y)
+    s.step(5)
+    assert not z.asleep and col.centre[0, 0] == pytest.approx(x + 30)

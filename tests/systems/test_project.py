@@ -286,3 +286,6 @@ def test_a_broken_rope_is_drawn_as_two_pieces(tmp_path):
     assert ropes.count.sum() == 10 and len(style.colour) == len(ropes.start) == len(style.width)
     ends = set((ropes.start + ropes.count - 1).tolist())
     assert not any(int(a) in ends for a in con.a)      # no link left joins one piece to the next
+    # the dots: one tip dot (on the piece that kept the tip) and one anchor dot (the anchor's piece)
+    assert style.tip is not None and style.tip.sum() == 1 and style.tip[-1]
+    assert style.anchor is not None and style.anchor.sum() == 1 and style.anchor[0]

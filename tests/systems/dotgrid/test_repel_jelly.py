@@ -170,8 +170,8 @@ def test_a_travelling_ring_pushes_its_front_with_a_strength_that_fades_toward_it
     scene.pointer_down(400, 300)
     scene.pointer_up(400, 300)
     scene.pointer_leave()
-    scene.step(1)                    # the ring pushes in its click's own step, 1/60 s old (as the seed's)
-    for steps, seen in ((6, 7), (12, 19)):
+    scene.step(1)                    # the ring pushes in its click's own step, at age 0 (as the seed's)
+    for steps, seen in ((6, 6), (12, 18)):
         scene.step(steps)
         age = seen * STEP            # the last step's repel saw the ring this old
         front = 600 * age
@@ -193,9 +193,9 @@ def test_travelling_rings_end_at_their_radius_and_play_several_at_once(scenes, t
         scene.pointer_up(x, 300)
         scene.step(5)
     assert rings(scene).live == 2
-    scene.step(int(0.5 / STEP) - 5)          # the first is 35 steps old, the second 30: exactly 0.5 s
+    scene.step(int(0.5 / STEP) - 4)          # 35 steps after the first click, 30 after the second: exactly 0.5 s
     assert rings(scene).live == 1
-    scene.step(10)
+    scene.step(1)
     assert rings(scene).live == 0
 
 

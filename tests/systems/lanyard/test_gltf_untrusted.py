@@ -2,13 +2,17 @@
 
 Every refusal is a `gltf.ModelError` of one line naming the JSON path; nothing else escapes, and the
 work is bounded (time and memory) whatever the file says.
-Long run by hand: ``python -m tests.systems.test_gltf_untrusted MINUTES``.
+Long runs by hand: the suite's own fuzz test with more examples (the same derandomized sequence,
+extended), ``ROPEWORK_FUZZ_EXAMPLES=20000 bash scripts/test.sh tests/systems/lanyard/test_gltf_untrusted.py
+-k mutated -n 0``; or fresh random examples for MINUTES, ``python -m tests.systems.lanyard.test_gltf_untrusted
+MINUTES``. The figures of the last long runs are in docs/reliability.md.
 """
 from __future__ import annotations
 
 import copy
 import io
 import json
+import os
 import struct
 import sys
 import time
@@ -25,7 +29,7 @@ from ropework.systems.lanyard import gltf
 from tests.conftest import LEVELS
 from tests.systems.lanyard.test_gltf import doc_and_blob, png, quad, rebuild
 
-FUZZ_EXAMPLES = 120          # in the suite: ~10 s on this machine class
+FUZZ_EXAMPLES = int(os.environ.get("ROPEWORK_FUZZ_EXAMPLES", 120))   # in the suite: ~10 s on this machine class
 FUZZ_SECONDS = 3.0           # one parse, at most (loaded machine included)
 FUZZ_PEAK = 320 * 2 ** 20    # bytes traced during one parse, at most
 
