@@ -17,6 +17,8 @@ class Frame:
     only source of randomness, so a seed replays exactly.
     relaid: the scene was laid out again for a new viewport (a resize), not loaded or
     reset; what a kind shows on load only (the dot grid's intro) stays off.
+    strain: the strain overlay is on (draw_strain colours every link by its stretch); a
+    view, not state: no step reads it.
     """
 
     dt: float
@@ -28,3 +30,4 @@ class Frame:
     theme: str = "light"
     steps: int = 0
     relaid: bool = False
+    strain: bool = False

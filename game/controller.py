@@ -35,7 +35,7 @@ CAPTURE_STEM_CHARS = 48   # characters of the level's name a capture's file name
 STATUS_SECONDS = 4.0   # s a one-line message (screenshot saved, no such level) stays
 HINT_SECONDS = 6.0     # s the first-start hint stays
 HINT = "H shows the keys"
-REWIND_STEPS = 2       # steps back a frame while Backspace is held: the last 10 s in 5
+REWIND_STEPS = 2       # steps back a frame while the rewind key (←) is held: the last 10 s in 5
 REWIND_BUDGET = 1 / 60 # s of re-simulation a rewinding frame spends at most (a heavy scene shows its held states)
 MESSAGE_MAX_DT = 0.1   # s: a stalled frame (first-step compile, a drag of the window) counts this much toward messages
 
@@ -79,6 +79,10 @@ class Controller:
         self.save_prompt = False    # the studio's panel asks for a path (Ctrl+Shift+S)
         self._actions.update(studio=self.toggle_studio, save=self.save_level, save_as=self.ask_save_path,
                              undo=self.undo, redo=self.redo)
+        from ropework.draw import Pen
+        self.pen = Pen()            # a rope being drawn with the pointer (ropework.draw)
+        self._actions.update(pin_end=self.pin_end, undraw=self.undraw, strain=self.toggle_strain)
+        self._ready_to_draw()
         assert set(self._actions) == {b.action for b in keys.BINDINGS}, "game/keys.py and the actions disagree"
 
     # ── keys ─────────────────────────────────────────────────────────────────
@@ -97,7 +101,7 @@ class Controller:
             self._actions[action](arg)
 
     def release(self, symbol: int, modifiers: int = 0) -> None:
-        """A key came up: letting go of Backspace ends a rewind."""
+        """A key came up: letting go of the rewind key (←) ends a rewind."""
         found = keys.lookup(symbol, modifiers)
         if found is not None and found[0] == "rewind":
             self.stop_rewind()
@@ -185,6 +189,8 @@ class Controller:
         self.stop_rewind()
         old, self.scene = self.scene, new
         new.tap = self._tap
+        new.strain = new.frame.strain = old.strain     # the strain overlay is the player's, not the level's
+        self.pen.cancel()
         old.close()
         self.revision += 1
         if self.studio is not None:         # the studio follows: the new file, its values
@@ -194,6 +200,7 @@ class Controller:
                 self.studio, self.show_studio = None, False
                 self.flash(str(e))
         self._banner = (banner or new.level.title, self.now + BANNER_SECONDS)
+        self._ready_to_draw()
         self._refresh_stats()
 
     # ── the studio (ropework.studio: the model; ropework.studio_view: the panel) ──
@@ -256,6 +263,63 @@ class Controller:
             return self.studio.drag(x, y)
         return self.studio.release()
 
+    # ── drawing ropes (ropework.draw) ────────────────────────────────────────
+    def draw_pointer(self, kind: str, x: float, y: float, shift: bool = False) -> bool:
+        """A pointer event on the scene (scene px, y down): True if a stroke took it — a press on
+        empty space of a drawing layer starts one, moves extend it, the release lays the rope."""
+        pen = self.pen
+        if kind == "down":
+            return pen.down(self.scene, x, y, any_ropes=self.show_studio, on_rope=shift)
+        if not pen.drawing:
+            return False
+        if kind == "move":
+            return pen.move(x, y)
+        studio = self.studio_model()
+        if studio is None:
+            pen.cancel()
+            return True
+        if kind == "up":
+            pen.move(x, y)
+        said = pen.up(self.scene, studio)
+        if said:
+            self.flash(said)
+        elif said == "":
+            n = len(studio.drawn(pen.layer))
+            self.flash(f"rope {n} drawn ({studio.level.layers[pen.layer]['rope'][-1]['points']} points): "
+                       "O pins the end nearest the pointer, Backspace removes it")
+        return True
+
+    def _ready_to_draw(self) -> None:
+        """A level that draws ropes has its studio model (the document a drawn rope goes into) made
+        as it opens, with the level's load, not in the frame of the first rope drawn."""
+        if self.studio is None and any(c["kind"] == "ropes" and c["draw"] for c in self.scene.level.layers):
+            self.studio_model()
+
+    def pin_end(self):
+        """O: pin (or free) the drawn rope's end nearest the pointer."""
+        from ropework import draw
+        studio = self.studio_model()
+        if studio is not None:
+            ptr = self.scene.pointer
+            self.flash(draw.toggle_pin(self.scene, studio, ptr.x, ptr.y, any_ropes=self.show_studio))
+
+    def undraw(self):
+        """Backspace: remove the last drawn rope of the drawing layer."""
+        from ropework import draw
+        i = draw.layer_index(self.scene, self.show_studio)
+        studio = self.studio_model() if i is not None else None
+        if studio is None:
+            self.flash("no layer draws ropes here (draw = true on a ropes layer, or open the studio)")
+        elif studio.remove_drawn(i):
+            self.flash("removed the last drawn rope (Ctrl+Z brings it back)")
+        else:
+            self.flash(studio.error or "no drawn rope to remove")
+
+    def toggle_strain(self):
+        """B: colour every link by its stretch, from rest to the ratio it breaks at."""
+        self.scene.strain = self.scene.frame.strain = not self.scene.strain
+        self.flash(f"strain {'shown: grey at rest, red at the break ratio' if self.scene.strain else 'hidden'}")
+
     # ── frames ───────────────────────────────────────────────────────────────
     def update(self, dt: float) -> int:
         """A frame of ``dt`` seconds passed: poll the level file, run the fixed steps due. Returns steps run."""
@@ -311,7 +375,7 @@ class Controller:
             self.ring.key = key
 
     def start_rewind(self):
-        """Backspace pressed: scrub back while it is held."""
+        """The rewind key (←) pressed: scrub back while it is held."""
         if self.rewinding:
             return
         self._check_ring()
@@ -329,7 +393,7 @@ class Controller:
         self.ring.scrub(self.scene, REWIND_STEPS, budget)
 
     def stop_rewind(self):
-        """Backspace released: play on from the step shown."""
+        """The rewind key (←) released: play on from the step shown."""
         if not self.rewinding:
             return
         self.rewinding = False

@@ -106,6 +106,13 @@ collider that does not exist, more than one of `to`, `collider` and `card` or no
 outside 0 … 1, a point attached to itself, or two pinned anchors attached to each other (cycles
 that cannot be solved).
 
+**B** in the window shows the strain overlay: every link of a ropes or cloth body drawn in the colour
+of its stretch, grey at or below its rest length, amber half way, red at its `break_at` ratio (a
+link that never breaks, `break_at = 0`, is measured against 1.5: red at 150 % of its rest length),
+so a player sees where a rope is about to snap.
+
+![The strain overlay (B): the hanging rope pulled down, amber near its anchor; the drawn bridge grey](img/strain.png)
+
 """
 
 
@@ -167,6 +174,49 @@ a layer sleeps only once its dynamic colliders are still too, and a press on one
 """
 
 
+DRAWN = """## Drawn ropes (ropes)
+
+![Drawn ropes: a bridge pinned on two pegs, a rope attached to its middle and pinned on the floor board, one dropped free](img/drawn.png)
+
+A `ropes` layer with `draw = true` is a sandbox: in the window, a drag that starts on empty space
+(no free point within `grab_radius`, no kinematic collider) draws a stroke, and the release lays a
+rope along it — its points `segment` apart — that falls and behaves as any rope. With the studio
+open (E) every ropes layer draws (the topmost one takes the stroke). Where the stroke starts and
+ends decides how the rope is held:
+
+- on a collider of the layer: that end is **pinned** where the stroke crosses the collider's rim
+  (a kinematic collider, dragged later, leaves the pin where it was);
+- on another rope (within 10 px of one of its points): that end is **attached** to it with a
+  `[[layer.attach]]` entry at that place; a press near a rope grabs it, so **Shift** starts a
+  stroke on a rope;
+- elsewhere: free.
+
+**O** pins the end of a drawn rope nearest the pointer where it hangs now (its `path` is laid
+again through where its points are), or frees it if it was pinned; **Backspace** removes the
+last drawn rope (and the attachments that hold it or hang on it); **Ctrl+Z** undoes either, and
+**Ctrl+S** saves (a shipped level: a copy here, as the studio saves).
+
+A drawn rope is an ordinary `[[layer.rope]]` entry, so a level file can be written by hand too:
+
+```toml
+[[layer.rope]]
+anchor = 0.1                      # its first corner's x (not read for a drawn rope)
+points = 39                       # laid along the path, `segment` apart
+pin = "both"                      # start, end, both or none
+colour = "#ff6600"
+path = [[0.17, 0.31], [0.3, 0.4], [0.52, 0.53], [0.81, 0.31]]   # corners, fractions of the scene
+```
+
+`path` holds the stroke's corners (within 0.5 px of it, at most 4096, as fractions 0 … 1 of the
+scene's width and height); `points` are laid along it from the first corner, and past its last
+corner straight on. A drawn rope has `count = 1`. `pin` is every rope's: `"start"` (the default:
+a hanging rope's anchor), `"end"`, `"both"` or `"none"`. The rope counts against the scene's point
+budget like any other: one that would pass it is refused with validate's line, in the window, and
+the scene plays on. A level saved with drawn ropes loads, validates and plays as the scene did
+after a reset (R).
+
+"""
+
 COMPOSITES = """## Composites (bridge, net, wheel, web, blob, sign, cradle)
 
 Scene pieces made of the solver's own parts — points, distance links, pins, the colliders and,
@@ -214,7 +264,7 @@ def levels_markdown() -> str:
     lines += markdown("Scene", TOP)[1:]
     lines += ["## `[[layer]]` — keys every layer has", ""]
     lines += markdown("Layer", table(*LAYER_COMMON), "layer.")[1:]
-    lines += [SOLVE, COLLIDERS, COMPOSITES, "## Entity kinds", ""]
+    lines += [SOLVE, COLLIDERS, DRAWN, COMPOSITES, "## Entity kinds", ""]
     for name in builtin_kinds():
         k = kinds.KINDS[name]
         lines += [f"## kind = \"{name}\"", "", k.doc, ""]

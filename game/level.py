@@ -46,7 +46,7 @@ TOP = table(
     Key("seed", "int", 0, "seed of the scene's random generator (overridden by `--seed`)", lo=0, hi=2**32 - 1),
     Key("reduced_motion", "bool", False, "start with reduced motion (also `--reduced-motion`)", live=_motion),
     Key("interpolate", "bool", True, "draw each frame between the last two fixed steps, so a 50, 120 or 144 Hz "
-        "display shows smooth motion; the steps are the same either way (B toggles)", live=_interpolate),
+        "display shows smooth motion; the steps are the same either way (V toggles)", live=_interpolate),
     Key("systems", "names", [], "opt-in systems to add by registered name (e.g. a plugin's), on top of the "
         "built-ins; never a module path", max_len=32),
 )

@@ -4,14 +4,20 @@ A key declared ``Key(..., live=into(Constraints, "passes"))`` reaches the runnin
 body on the next step when the studio (E) changes it; a key with no ``live``
 rebuilds its layer. The functions here build the common appliers; each is called
 ``live(body, cfg, name)`` with ``body.get(ComponentClass)`` → the layer's
-component (or None), ``body.frame`` → the scene's `Frame`, and ``cfg`` the
-layer's new validated table (every default filled in).
+component (or None), ``body.frame`` → the scene's `Frame`, ``body.before`` → the
+layer's table before the change, and ``cfg`` the layer's new validated table (every
+default filled in). An applier that finds the running body other than its keys alone
+describe raises `Rebuild`, and the layer is spawned again instead.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import numpy as np
+
+
+class Rebuild(Exception):
+    """Raised by a live applier that cannot take the value in place: the layer is spawned again."""
 
 
 def into(cls: type, attr: str, convert: Callable | None = None) -> Callable:

@@ -46,9 +46,10 @@ class Scene:
         self.width, self.height = fit_size(*size[:2])
         self.document: str | None = None   # the level file's text as the studio edited it; None: the file as it is
         self.tap = None                    # called (steps so far, kind, x, y) with each pointer event: a recorder
-        self.interpolate = level.interpolate   # draw between the last two steps (`draw`'s alpha); B toggles
+        self.interpolate = level.interpolate   # draw between the last two steps (`draw`'s alpha); V toggles
         self._before: dict = {}            # (entity, component, field) -> that field before the last step
         self._drawn: dict = {}             # the same keys -> scratch arrays the interpolated fields are drawn from
+        self.strain = False                # the strain overlay (B): kept across rebuilds, as the theme
         self._closed = False
         self.builds = 0
         self._build()
@@ -82,7 +83,7 @@ class Scene:
         self._check_open()
         self.frame = Frame(dt=STEP, t=0.0, width=self.width, height=self.height,
                            rng=np.random.default_rng(self.seed), reduced_motion=self.reduced_motion,
-                           theme=self.theme, relaid=relaid)
+                           theme=self.theme, relaid=relaid, strain=self.strain)
         self._before = {}
         self.builds += 1   # +1 a build or a restore: a state held from before is of another time (the rewind ring drops it)
         self._drop_world()   # a rebuild starts from an empty world

@@ -29,18 +29,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import esper
+import numpy as np
 import tomlkit
 from tomlkit.container import Container
 from tomlkit.exceptions import TOMLKitError
 
 from ropework import kinds, level, snapshot
 from ropework.components import Layer
-from ropework.components.body import Pins
+from ropework.components.body import Pins, Points
+from ropework.components.collider import PLANE, Colliders
 from ropework.components.render import Rail
+from ropework.live import Rebuild
 from ropework.schema import TEMP_NAME_CHARS, Key, LevelError, Table, key_name, printable
 from ropework.systems import pipeline
+from ropework.systems.services.contact import outline
+from ropework.systems.services.hitquery import shape_at
 
-RAIL_REACH = 8.0     # px above or below a rail that a studio click counts as on it
+RAIL_REACH = 8.0     # px above or below a rail (or a plane's surface) that a studio click counts as on it
+TURN = 5.0           # degrees a collider turns per notch of the mouse wheel
 ANCHOR_REACH = 12.0  # px from an anchor that a press on the rail takes the anchor instead of hanging a rope
 ANCHOR_DIGITS = 4    # decimals of a dragged or clicked anchor fraction: 0.1 px on a 1280 px window
 
@@ -49,8 +55,9 @@ ANCHOR_DIGITS = 4    # decimals of a dragged or clicked anchor fraction: 0.1 px 
 class Body:
     """What a `Key.live` applier sees: one layer's components (``get``) and the scene's frame."""
 
-    def __init__(self, scene, name: str | None):
+    def __init__(self, scene, name: str | None, before: dict | None = None):
         self.scene, self.frame, self.name = scene, scene.frame, name
+        self.before = before     # the layer's keys before this change (an applier may compare)
 
     def get(self, cls):
         """The layer's ``cls`` component (the first entity of the layer that has one), or None."""
@@ -59,6 +66,20 @@ class Body:
             if lay is not None and lay.name == self.name:
                 return comp
         return None
+
+    def _body(self) -> int | None:
+        for ent, lay in esper.get_component(Layer):
+            if lay.name == self.name and esper.has_component(ent, Points):
+                return ent
+        return None
+
+    def put(self, comp) -> None:
+        """Give the layer's body (its entity with `Points`) a component it had not."""
+        esper.add_component(self._body(), comp)
+
+    def drop(self, cls) -> None:
+        """Take a component off the layer's body."""
+        esper.remove_component(self._body(), cls)
 
 
 def layer_schema(kind_name: str) -> Table:
@@ -106,6 +127,44 @@ def _spawn_layer(scene, cfg: dict) -> None:
     kinds.KINDS[cfg["kind"]].spawn(cfg, lay, scene.frame)
 
 
+CARRIED = ("rope", "attach", "draw", "collider", "bend")   # a ropes layer's keys whose change keeps its ropes in motion
+RESHAPED = ("pin", "path", "colour", "width", "bend")      # a rope's keys whose change keeps it in motion
+
+
+def _state(scene, name: str):
+    """(pos, prev) copies of a layer's points before it is rebuilt, or None."""
+    pts = Body(scene, name).get(Points)
+    return None if pts is None else (pts.pos.copy(), pts.prev.copy())
+
+
+def _carry(scene, old: dict, new: dict, state) -> None:
+    """A ropes layer rebuilt for a rope drawn, removed or pinned: its ropes that are still there
+    (the leading ropes of the same length and keys) go on from where they were, not from where
+    they were laid; their pins hold them as the new level says."""
+    if state is None or new["kind"] != "ropes" or \
+            any(old.get(k) != new.get(k) for k in set(old) | set(new) if k not in CARRIED):
+        return
+    from ropework.kinds.ropes import fitted_counts
+    h = scene.frame.height
+    a = [t for t in old["rope"] for _ in range(t["count"])]
+    b = [t for t in new["rope"] for _ in range(t["count"])]
+    ca, cb = fitted_counts(old, h), fitted_counts(new, h)
+    same = 0
+    for ta, tb, na, nb in zip(a, b, ca, cb):
+        if na != nb or any(ta[k] != tb[k] for k in ta if k not in RESHAPED):
+            break
+        same += 1
+    m = int(cb[:same].sum())
+    body = Body(scene, new["name"])
+    pts, pins = body.get(Points), body.get(Pins)
+    if not m or pts is None or len(state[0]) < m:
+        return
+    pts.pos[:m], pts.prev[:m] = state[0][:m], state[1][:m]
+    if pins is not None:
+        pts.pos[pins.index] = pins.anchor
+        pts.prev[pins.index] = pins.anchor
+
+
 def apply(scene, lv: level.Level) -> list[str]:
     """Bring the running ``scene`` to level ``lv`` with the least disturbance; return what was done
     ("live NAME.KEY", "rebuilt NAME", "added NAME", "removed NAME", "rebuilt the scene")."""
@@ -143,14 +202,23 @@ def apply(scene, lv: level.Level) -> list[str]:
                 continue
             live = _appliers(layer_schema(cfg["kind"]), prev, cfg, skip=("name",))
             if live is None:
+                state = _state(scene, cfg["name"])
                 _remove_layer(scene, cfg["name"])
                 _spawn_layer(scene, cfg)
+                _carry(scene, prev, cfg, state)
                 done.append(f"rebuilt {cfg['name']}")
                 continue
-            body = Body(scene, cfg["name"])
-            for key, name in live:
-                key.live(body, cfg, name)
-                done.append(f"live {cfg['name']}.{name}")
+            body = Body(scene, cfg["name"], prev)
+            try:
+                for key, name in live:
+                    key.live(body, cfg, name)
+                    done.append(f"live {cfg['name']}.{name}")
+            except Rebuild:                      # an applier found more running than the keys say
+                state = _state(scene, cfg["name"])
+                _remove_layer(scene, cfg["name"])
+                _spawn_layer(scene, cfg)
+                _carry(scene, prev, cfg, state)
+                done.append(f"rebuilt {cfg['name']}")
         order = {c["name"]: i for i, c in enumerate(lv.layers)}
         scene.layers.sort(key=lambda lay: (lay.z, order[lay.name]))   # as a fresh build sorts them
         specs = scene.systems()
@@ -257,6 +325,7 @@ class Studio:
         self.revision = 0        # +1 on every change of the document (the view refreshes its widgets)
         self._merge_open: tuple | None = None
         self._anchor_drag: tuple[int, int] | None = None
+        self._collider_drag: tuple[int, int, float, float] | None = None   # layer, collider, grip x, y (px)
         self._open(scene)
 
     def _open(self, scene) -> None:
@@ -275,7 +344,7 @@ class Studio:
         self.history.clear()
         self.future.clear()
         self.error = ""
-        self._merge_open = self._anchor_drag = None
+        self._merge_open = self._anchor_drag = self._collider_drag = None
         self.revision += 1
 
     # ── reading ──────────────────────────────────────────────────────────────
@@ -472,6 +541,10 @@ class Studio:
             elif k.default is None and k.type in ("int", "float"):
                 mid = (k.lo + k.hi) / 2
                 tbl[name] = int(mid) if k.type == "int" else mid
+            elif k.default is None and k.type == "choice":      # a collider's shape: the first
+                tbl[name] = k.choices[0]
+            elif k.default is None and k.type == "pair":        # a collider's place: the middle
+                tbl[name] = _value_item([(k.lo + k.hi) / 2] * 2)
         for name, (sub, lo, _, _) in schema.arrays.items():
             if lo and any(k.default is None for k in sub.keys.values()):   # entries the kind needs (a rope's anchor)
                 aot = tomlkit.aot()
@@ -544,25 +617,117 @@ class Studio:
     def remove_rope(self, i: int, j: int) -> bool:
         return self.remove_entry(i, "rope", j)
 
+    # ── drawn ropes (ropework.draw lays them; here they become the level's rope entries) ──
+    def add_drawn(self, i: int, rope: dict, attach: list[dict] = ()) -> bool:
+        """A drawn rope: one ``[[layer.rope]]`` entry at the end of layer ``i``'s ropes, and its
+        ``[[layer.attach]]`` entries, in one undo step. Refused (``error``) as any edit, e.g. past the
+        scene's point budget."""
+        def mutate(doc):
+            lay = doc["layer"][i]
+            for array, values in (("rope", [rope]), ("attach", list(attach))):
+                if not values:
+                    continue
+                if array not in lay:
+                    lay[array] = tomlkit.aot()
+                for v in values:
+                    tbl = tomlkit.table()
+                    for k, x in v.items():
+                        tbl[k] = _value_item(x)
+                    tbl.add(tomlkit.nl())          # a blank line after it, before what follows
+                    lay[array].append(tbl)
+        return self._edit(f"draw a rope on layer[{i}]", mutate)
+
+    def drawn(self, i: int) -> list[int]:
+        """Layer ``i``'s rope tables that are drawn ropes (with a path), in order."""
+        return [j for j, t in enumerate(self.level.layers[i]["rope"]) if t["path"]]
+
+    def remove_drawn(self, i: int) -> bool:
+        """Remove layer ``i``'s last drawn rope and the attachments that hold it or hang on it (the
+        others are renumbered past it). False if it has none."""
+        tables = self.drawn(i)
+        if not tables:
+            return False
+        j = tables[-1]
+        r = sum(t["count"] for t in self.level.layers[i]["rope"][:j])     # its index among the layer's ropes
+
+        def mutate(doc):
+            lay = doc["layer"][i]
+            del lay["rope"][j]
+            if "attach" in lay:
+                aot = lay["attach"]
+                for k in reversed(range(len(aot))):
+                    a = aot[k]
+                    if r in (a.get("from"), a.get("to")):
+                        del aot[k]
+                        continue
+                    for end in ("from", "to"):
+                        if a.get(end, -1) > r:
+                            a[end] = a[end] - 1
+                if not len(aot):
+                    del lay["attach"]
+        return self._edit(f"remove the drawn layer[{i}].rope[{j}]", mutate)
+
+    def pin_drawn(self, i: int, j: int, pin: str, path: list) -> bool:
+        """Set drawn rope ``j``'s `pin` and lay its `path` where it is now, so the file holds the rope
+        pinned where it was pinned."""
+        def mutate(doc):
+            tbl = doc["layer"][i]["rope"][j]
+            tbl["pin"] = pin
+            tbl["path"] = _value_item(path)
+        return self._edit(f"layer[{i}].rope[{j}].pin = {pin!r}", mutate)
+
     # ── the pointer over the scene (rails and anchors) ───────────────────────
     def _rails(self):
-        """(layer index, rail y, anchor xs) of each rope layer with a rail, topmost first."""
+        """(layer index, rail y, {rope table: anchor x}) of each rope layer with a rail, topmost first;
+        a drawn rope (a path) has no anchor on the rail."""
         index = {c["name"]: i for i, c in enumerate(self.level.layers)}
         out = []
         with self.scene.active():
-            for _ent, (rail, lay, pins) in esper.get_components(Rail, Layer, Pins):
+            for _ent, (rail, lay) in esper.get_components(Rail, Layer):
                 if lay.name in index:
-                    out.append((lay.z, index[lay.name], rail.y, pins.anchor[:, 0].astype(float)))
+                    tables = self.level.layers[index[lay.name]]["rope"]
+                    xs = {j: t["anchor"] * self.scene.width for j, t in enumerate(tables) if not t["path"]}
+                    out.append((lay.z, index[lay.name], rail.y, xs))
         return [(i, y, xs) for _, i, y, xs in sorted(out, key=lambda r: -r[0])]
+
+    def collider_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """(layer index, collider index) of the collider under scene point (x, y), topmost layer first;
+        a plane only near its surface (below it is most of the scene)."""
+        index = {c["name"]: i for i, c in enumerate(self.level.layers)}
+        found = []
+        with self.scene.active():
+            for _ent, (col, lay) in esper.get_components(Colliders, Layer):
+                if lay.name not in index:
+                    continue
+                w, h = self.scene.width, self.scene.height
+                solid = [k for k in range(len(col.shape)) if col.shape[k] != PLANE]
+                k = shape_at([outline(col, k, w, h) for k in solid], x, y) if solid else -1
+                if k >= 0:
+                    found.append((lay.z, index[lay.name], solid[k]))
+                    continue
+                for k in np.flatnonzero(col.shape == PLANE):
+                    ax, ay = col.axis[k]
+                    if abs((x - col.centre[k, 0]) * ay - (y - col.centre[k, 1]) * ax) <= RAIL_REACH:
+                        found.append((lay.z, index[lay.name], int(k)))
+                        break
+        return max(found)[1:] if found else None
 
     def press(self, x: float, y: float) -> bool:
         """A press on the scene while the studio is open: on a rail, near an anchor, takes the
-        anchor (drag it); elsewhere on a rail, hangs a new rope there. True if the studio took it."""
+        anchor (drag it); elsewhere on a rail, hangs a new rope there; on a collider, takes it (drag
+        it). True if the studio took it."""
+        hit = self.collider_at(x, y)
+        if hit is not None:
+            i, k = hit
+            at = self.level.layers[i]["collider"][k]["at"]
+            self._collider_drag = (i, k, at[0] * self.scene.width - x, at[1] * self.scene.height - y)
+            self.end_gesture()
+            return True
         for i, ry, xs in self._rails():
             if abs(y - ry) > RAIL_REACH:
                 continue
-            if len(xs):
-                j = int(abs(xs - x).argmin())
+            if xs:
+                j = min(xs, key=lambda j: abs(xs[j] - x))
                 if abs(xs[j] - x) <= ANCHOR_REACH:
                     self._anchor_drag = (i, j)
                     self.end_gesture()
@@ -572,7 +737,14 @@ class Studio:
         return False
 
     def drag(self, x: float, y: float) -> bool:
-        """The pointer moved with the button down: a held anchor follows it along the rail."""
+        """The pointer moved with the button down: a held anchor follows it along the rail, a held
+        collider follows it (its grip kept)."""
+        if self._collider_drag is not None:
+            i, k, gx, gy = self._collider_drag
+            at = [round(min(max((x + gx) / self.scene.width, 0.0), 1.0), ANCHOR_DIGITS),
+                  round(min(max((y + gy) / self.scene.height, 0.0), 1.0), ANCHOR_DIGITS)]
+            self.set((i, "collider", k), "at", at)
+            return True
         if self._anchor_drag is None:
             return False
         i, j = self._anchor_drag
@@ -580,9 +752,26 @@ class Studio:
         return True
 
     def release(self) -> bool:
-        held, self._anchor_drag = self._anchor_drag, None
+        held = self._anchor_drag or self._collider_drag
+        self._anchor_drag = self._collider_drag = None
         self.end_gesture()
         return held is not None
+
+    def turn(self, x: float, y: float, notches: float) -> bool:
+        """The mouse wheel over a collider turns it by `TURN` degrees a notch (one undo step a run)."""
+        hit = self.collider_at(x, y)
+        if hit is None:
+            return False
+        i, k = hit
+        angle = self.level.layers[i]["collider"][k]["angle"] + TURN * notches
+        angle = (angle + 180.0) % 360.0 - 180.0                      # kept in -180 .. 180
+        self.set((i, "collider", k), "angle", round(angle, 3))
+        return True
+
+    def remove_at(self, x: float, y: float) -> bool:
+        """Delete: remove the collider under the pointer."""
+        hit = self.collider_at(x, y)
+        return hit is not None and self.remove_entry(hit[0], "collider", hit[1])
 
     # ── saving ───────────────────────────────────────────────────────────────
     def shipped(self) -> bool:

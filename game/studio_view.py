@@ -247,9 +247,13 @@ class StudioView:
             return                                # an idle frame: nothing to look at again
         self._key = key
         self.selected = min(self.selected, len(st.layers()) - 1)
+        # the widgets are built again only when the rows the panel shows change: a rope drawn or an
+        # entry added below the visible rows changes none of them (building the panel's widgets is
+        # hundreds of ms on a software rasteriser: a frame the drawing hand would feel)
+        rows = plan(st, self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt)
         shape = (self.window.width, self.window.height, self.selected, self.scroll, self.ctl.save_prompt,
-                 tuple((c["name"], c["kind"], c["z"], *(len(c.get(a) or []) for a in st.schema((i,)).arrays))
-                       for i, c in enumerate(st.layers())), id(st))
+                 tuple((c["name"], c["kind"], c["z"]) for c in st.layers()),
+                 tuple((r.kind, r.where, r.name, r.index) for r in rows), id(st))
         if shape != self._shape:
             self._shape = shape
             self._build()
@@ -450,6 +454,8 @@ class StudioView:
                                            options=list(key.choices)))
             d.on_change = lambda e, where=where, name=name: self._changed(where, name, e.new_value)
             self._widgets[("choice", where, name)] = d
+        elif key.type == "pairs":         # a drawn rope's path, a polygon's corners: too long for a field
+            self._widgets[("pairs", where, name)] = self._label(_pairs(value), x, row.y, w, DIM)
         elif key.type == "colour":
             sw = self.ui.add(gui.UISpace(x=x, y=row.y + 2, width=26, height=ROW - 8, color=_rgba(value)))
             self._widgets[("swatch", where, name)] = sw
@@ -502,6 +508,9 @@ class StudioView:
                         self.relayout = True      # a button centres its text
                 elif kind == "choice" and wd.value != value:
                     wd.value = value
+                    self.relayout = True
+                elif kind == "pairs" and wd.text != _pairs(value):
+                    wd.text = _pairs(value)
                     self.relayout = True
                 elif kind == "swatch" and tuple(wd.color) != _rgba(value):
                     wd.color = _rgba(value)           # (arcade.gui renders the whole panel for this one)
@@ -597,6 +606,7 @@ class WindowHooks:
     def __init__(self, window, ctl):
         self.window, self.ctl = window, ctl
         self.view: StudioView | None = None        # made when E first opens the studio
+        self.at = (0.0, 0.0)                       # the pointer on the scene, scene px (Delete removes what is there)
 
     def update(self) -> None:
         if self.ctl.show_studio and self.ctl.studio is not None:
@@ -625,6 +635,10 @@ class WindowHooks:
             elif symbol == arcade.key.ESCAPE and self.ctl.save_prompt:
                 self.ctl.save_prompt = False
             return True
+        if symbol == arcade.key.DELETE and self.ctl.studio is not None:
+            if not self.ctl.studio.remove_at(*self.at):
+                self.ctl.flash("Delete removes the collider under the pointer: none there")
+            return True
         if symbol in (arcade.key.LEFT, arcade.key.RIGHT) and not modifiers & arcade.key.MOD_ACCEL:
             step = (1 if symbol == arcade.key.RIGHT else -1) * (10 if modifiers & arcade.key.MOD_SHIFT else 1)
             return view.nudge(step)
@@ -637,6 +651,7 @@ class WindowHooks:
             return False
         if kind == "move":
             view.hover(x, y)
+            self.at = (x, self.window.scene.height - y)
         elif kind == "up":
             view.flush()                         # a slider's drag ends with its last value, in the same undo step
         if view.over(x, y) and kind in ("down", "move"):
@@ -644,9 +659,12 @@ class WindowHooks:
         return self.ctl.studio_pointer(kind, x, self.window.scene.height - y)
 
     def scroll(self, x: float, y: float, dy: float) -> bool:
+        """The wheel: over the panel it scrolls the keys, over a collider it turns it."""
         view = self._open()
-        if view is None or not view.over(x, y):
+        if view is None:
             return False
+        if not view.over(x, y):
+            return self.ctl.studio.turn(x, self.window.scene.height - y, dy) if self.ctl.studio is not None else False
         view.scroll_by(-int(math.copysign(1, dy)) * 3 if dy else 0)
         return True
 
@@ -668,9 +686,15 @@ def _rgba(colour) -> tuple:
         return (0, 0, 0, 0)
 
 
+def _pairs(value) -> str:
+    return f"{len(value)} [x, y] pairs" if value else "none"
+
+
 def _show(key, value) -> str:
     if key.type == "names":
         return ", ".join(value)
+    if key.type == "pair":
+        return ", ".join(f"{v:.6g}" for v in value)
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
@@ -692,4 +716,9 @@ def _parse(key, text: str):
             return text
     if key.type == "names":
         return [n.strip() for n in t.split(",") if n.strip()]
+    if key.type == "pair":                # "0.5, 0.25" or "[0.5, 0.25]"
+        try:
+            return [float(v) for v in t.strip("[]").split(",")]
+        except ValueError:
+            return text
     return text

@@ -29,6 +29,7 @@ PANEL = (0, 0, 0, 178)         # overlay backdrop: dark at 70 % so text reads on
 TEXT = (240, 240, 240, 255)
 DIM = (170, 200, 205, 255)     # key names in the help, a calmer colour than the descriptions
 ERROR = (255, 130, 110, 255)
+STROKE = (255, 190, 60, 230)   # a rope being drawn: amber, on either theme
 FONT = 12                      # pt: overlay text
 BANNER_FONT = 26               # pt: a newly opened level's title
 HELP_KEYS_WIDTH = 90           # px: the help's key column at least (wider when a key name needs it)
@@ -296,6 +297,10 @@ class PlayWindow(arcade.Window):
         self.ctx.blend_func = self.ctx.BLEND_DEFAULT
         self.overlay.update(self.ctl, self.width, self.height)
         self.overlay.draw()
+        stroke = self.ctl.pen.stroke
+        if stroke is not None and len(stroke) > 1:        # the rope being drawn, until the release lays it
+            h = self.scene.height
+            arcade.draw_line_strip([(x, h - y) for x, y in stroke], STROKE, 2)
         self.studio.draw()                    # after the capture and the overlays: never in a screenshot
 
     def _sync_cursor(self) -> None:
@@ -345,6 +350,8 @@ class PlayWindow(arcade.Window):
             return
         if self.studio.pointer("move", x, y):
             return
+        if self.ctl.guard("pointer", self.ctl.draw_pointer, "move", x, self._scene_y(y)):
+            return
         if 0 <= x < self.width and 0 <= y < self.height:
             self.ctl.guard("pointer", self.scene.pointer_move, x, self._scene_y(y))
         else:
@@ -355,12 +362,17 @@ class PlayWindow(arcade.Window):
             return
         if self.studio.pointer("down", x, y):
             return
+        if self.ctl.guard("pointer", self.ctl.draw_pointer, "down", x, self._scene_y(y),
+                          bool(modifiers & arcade.key.MOD_SHIFT)):
+            return                            # a stroke starts: a rope is drawn, nothing is grabbed
         self.ctl.guard("pointer", self.scene.pointer_down, x, self._scene_y(y))
 
     def on_mouse_release(self, x, y, button, modifiers):
         if self.ctl.rewinding:
             return
         self.studio.pointer("up", x, y)
+        if self.ctl.guard("pointer", self.ctl.draw_pointer, "up", x, self._scene_y(y)):
+            return
         self.ctl.guard("pointer", self.scene.pointer_up, x, self._scene_y(y))
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
@@ -368,10 +380,12 @@ class PlayWindow(arcade.Window):
 
     def on_mouse_leave(self, x, y):
         if not self.ctl.rewinding:
+            self.ctl.guard("pointer", self.ctl.draw_pointer, "leave", x, self._scene_y(y))   # a stroke ends here
             self.ctl.guard("pointer", self.scene.pointer_leave)
 
     def on_deactivate(self):
-        self.ctl.guard("rewind", self.ctl.stop_rewind)         # Backspace's release goes elsewhere now
+        self.ctl.guard("rewind", self.ctl.stop_rewind)         # the rewind key's release goes elsewhere now
+        self.ctl.pen.cancel()
         self.ctl.guard("pointer", self.scene.pointer_leave)   # focus lost mid-drag: let go
 
     # ── keys (the table is game/keys.py, the effects game/controller.py) ────

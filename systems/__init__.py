@@ -38,6 +38,7 @@ FRAME = (
     ("render",    "draw_links",    "draw_links:DrawLinks"),
     ("render",    "draw_ropes",    "draw_ropes:DrawRopes"),
     ("render",    "draw_tendrils", "tendrils.draw_tendrils:DrawTendrils"),
+    ("render",    "draw_strain",   "draw_strain:DrawStrain"),             # ropes, cloth: links by stretch (B)
 )
 
 CORE = ("input",)   # systems every scene runs, whatever its kinds

@@ -22,9 +22,10 @@ WIDTH = 2.0                         # px
 class DrawColliders:
     def __init__(self):
         self._gl: dict[int, gfx.Links] = {}
+        self._spare: list = []          # GL objects of a deleted body, for the body that replaces it
 
     def draw(self, frame, layer_name: str, ctx) -> None:
-        gfx.forget_gone(self._gl)
+        gfx.forget_gone(self._gl, self._spare)
         for ent, (col, layer) in esper.get_components(Colliders, Layer):
             if layer.name != layer_name:
                 continue
@@ -37,7 +38,7 @@ class DrawColliders:
                 closed = shape != PLANE
                 a.append(s + (k if closed else k[:-1]))
                 b.append(s + ((k + 1) % len(p) if closed else k[1:]))
-            links = self._gl.get(ent) or self._gl.setdefault(ent, gfx.Links(ctx))
+            links = gfx.reuse(self._gl, self._spare, ent, lambda: gfx.Links(ctx))
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.BLEND_DEFAULT
             links.upload(pos, np.concatenate(a).astype(np.int32), np.concatenate(b).astype(np.int32))

@@ -17,13 +17,14 @@ from ropework.systems.services import gfx
 class DrawLinks:
     def __init__(self):
         self._gl: dict[int, gfx.Links] = {}
+        self._spare: list = []          # GL objects of a deleted body, for the body that replaces it
 
     def draw(self, frame, layer_name: str, ctx) -> None:
-        gfx.forget_gone(self._gl)
+        gfx.forget_gone(self._gl, self._spare)
         for ent, (pts, con, style, layer) in esper.get_components(Points, Constraints, LinkStyle, Layer):
             if layer.name != layer_name:
                 continue
-            links = self._gl.get(ent) or self._gl.setdefault(ent, gfx.Links(ctx))
+            links = gfx.reuse(self._gl, self._spare, ent, lambda: gfx.Links(ctx))
             ctx.enable(ctx.BLEND)
             ctx.blend_func = ctx.BLEND_DEFAULT
             links.upload(pts.pos, con.a, con.b)

@@ -19,15 +19,14 @@ RAIL_COLOUR = {"light": (20 / 255, 20 / 255, 20 / 255, 0.14), "dark": (240 / 255
 class DrawRopes:
     def __init__(self):
         self._gl: dict[int, tuple[gfx.Strokes, gfx.Quads]] = {}
+        self._spare: list = []          # GL objects of a deleted body, for the body that replaces it
 
     def draw(self, frame, layer_name: str, ctx) -> None:
-        gfx.forget_gone(self._gl)
+        gfx.forget_gone(self._gl, self._spare)
         for ent, (pts, ropes, style, layer) in esper.get_components(Points, Ropes, RopeStyle, Layer):
             if layer.name != layer_name:
                 continue
-            if ent not in self._gl:
-                self._gl[ent] = (gfx.Strokes(ctx), gfx.Quads(ctx))
-            strokes, dots = self._gl[ent]
+            strokes, dots = gfx.reuse(self._gl, self._spare, ent, lambda: (gfx.Strokes(ctx), gfx.Quads(ctx)))
             viewport = (frame.width, frame.height)
             rail = esper.try_component(ent, Rail)
             parts = []

@@ -14,23 +14,23 @@ PLAN = {
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levelsd': 0.34,
     },
-    'balls.toml: ropes input integrate relax draw_colliders draw_ropes': {
+    'balls.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.12,
         'ropework.systems.relax._chains_narrow2_any': 3.41,
         'ropework.systems.relax.clamp': 0.18,
     },
-    'bridge.toml: bridge sign input integrate relax draw_colliders draw_links': {
+    'bridge.toml: bridge sign input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,
         'ropework.systems.relax._levels2': 0.37,
     },
-    'cloth.toml: cloth input integrate relax draw_colliders draw_links': {
+    'cloth.toml: cloth input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levels2': 0.37,
     },
-    'cradle.toml: cradle input integrate relax draw_colliders draw_links': {
+    'cradle.toml: cradle input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,
@@ -64,7 +64,7 @@ PLAN = {
         'ropework.systems.relax._levelsd': 0.34,
         'ropework.systems.dotgrid.repel.repel': 0.64,
     },
-    'pegs.toml: cloth ropes input integrate relax draw_colliders draw_links draw_ropes': {
+    'pegs.toml: cloth ropes input integrate relax draw_colliders draw_links draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,
@@ -73,18 +73,18 @@ PLAN = {
     'pixels.toml: dotgrid input ripple repel draw_dots': {
         'ropework.systems.dotgrid.repel.repel_jelly': 0.58,
     },
-    'playground.toml: bridge cradle web wheel input integrate relax draw_colliders draw_links': {
+    'playground.toml: bridge cradle web wheel input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,
         'ropework.systems.relax._levels2': 0.37,
     },
-    'rope.toml: ropes input integrate relax draw_colliders draw_ropes': {
+    'rope.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levels2': 0.37,
     },
-    'snap.toml: ropes input integrate relax draw_colliders draw_ropes': {
+    'snap.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,
@@ -99,12 +99,12 @@ PLAN = {
         'ropework.systems.tendrils.blow.blow': 0.15,
         'ropework.systems.tendrils.fly_sparks.fly': 0.1,
     },
-    'web.toml: web input integrate relax draw_colliders draw_links': {
+    'web.toml: web input integrate relax draw_colliders draw_links draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax._levels2': 0.37,
     },
-    'wire.toml: ropes input integrate relax draw_colliders draw_ropes': {
+    'wire.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
         'ropework.systems.relax._level_order': 0.2,
         'ropework.systems.relax.clamp': 0.26,

@@ -119,20 +119,47 @@ def warm(level: Level, child: CompileChild | None = None, meanwhile=None) -> Non
 
 
 def warm_scene(level: Level, skip=frozenset()) -> None:
-    """`warm`'s throwaway scene, without the systems named in ``skip``."""
-    scene = PartialScene(level, (640, 360), skip=skip) if skip else Scene(level, (640, 360))
-    try:
-        scene.pointer_down(320, 120)
-        scene.step(3)
-        scene.pointer_up(320, 120)
-        scene.step(1)
-        for spec, _ in frame(level):
-            hook = None if spec.name in skip else getattr(spec.processor_class(), "warm_kernels", None)
-            if hook is not None:
-                with scene.active():
-                    hook(scene.width, scene.height)
-    finally:
-        scene.close()
+    """`warm`'s throwaway scene, without the systems named in ``skip``; for a level that draws
+    ropes, a second one with a rope drawn (`drawn_variant`)."""
+    for lv in (level, drawn_variant(level)):
+        if lv is None:
+            continue
+        scene = PartialScene(lv, (640, 360), skip=skip) if skip else Scene(lv, (640, 360))
+        try:
+            scene.pointer_down(320, 120)
+            scene.step(3)
+            scene.pointer_up(320, 120)
+            scene.step(1)
+            for spec, _ in frame(lv):
+                hook = None if spec.name in skip else getattr(spec.processor_class(), "warm_kernels", None)
+                if hook is not None:
+                    with scene.active():
+                        hook(scene.width, scene.height)
+        finally:
+            scene.close()
+
+
+def drawn_variant(level: Level) -> Level | None:
+    """``level`` with a rope drawn on each layer that draws (``draw = true``): pinned at one end and
+    attached to the layer's first rope at the other, as a player's may be, so the kernels a drawn
+    rope brings (a body's attachments) compile with the level's and not in the frame the first one
+    is drawn; None for a level that draws nothing."""
+    from dataclasses import replace
+
+    from ropework.kinds.ropes import ROPE
+    from ropework.kinds.solve_keys import ATTACH
+    from ropework.schema import validate
+    layers, drawn = [], False
+    for cfg in level.layers:
+        if cfg["kind"] == "ropes" and cfg.get("draw"):
+            n = sum(t["count"] for t in cfg["rope"])
+            rope = validate({"anchor": 0.3, "points": 4, "pin": "end", "path": [[0.3, 0.4], [0.35, 0.4]]}, ROPE,
+                            level.path, "drawn")
+            held = validate({"from": n, "from_at": 0.0, "to": 0, "at": 0.5}, ATTACH, level.path, "drawn")
+            cfg = {**cfg, "rope": [*cfg["rope"], rope], "attach": [*(cfg.get("attach") or []), held]}
+            drawn = True
+        layers.append(cfg)
+    return replace(level, layers=layers) if drawn else None
 
 
 def kernels_called(level: Level, skip=frozenset()) -> list[str]:

@@ -132,7 +132,7 @@ plugin = toy(Kind(
     points=lambda cfg, w, h: cfg["cols"] * cfg["rows"],
     work=work,
     check=lambda cfg, level, key_path: solve_keys.check(cfg, level, key_path),
-    systems=("input", "integrate", "relax", "draw_colliders", "draw_links"),
+    systems=("input", "integrate", "relax", "draw_colliders", "draw_links", "draw_strain"),
     # No seed has a cloth; it is seed 001's rope woven, so it does as seed 001's loop does.
     motion_note="the cloth holds still, as seed 001's rope: one frame painted, no steps",
     still_when_reduced=True,

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from ropework.components.collider import CIRCLE, SHAPES, Colliders
+from ropework.live import Rebuild
 from ropework.schema import Key, LevelError, table
 
 MAX_COLLIDERS = 256     # per layer: each is tested against every point in every pass
@@ -32,28 +33,48 @@ SIZE = 1e5              # px: the largest radius or size a collider takes
 MIN_SIZE = 0.5          # px: the smallest: half a pixel, below which a collider draws as nothing
 CONVEX_EPS = 1e-6       # px²: a corner's cross product below this (of either sign) is a straight corner
 
+def live_colliders(body, cfg, name):
+    """Every collider of the layer built again in place (the studio moves, turns and tunes them): the
+    body's points, the pointer's hold on one and the points held on them stay; a dynamic collider
+    stays where it has moved to unless its own `at` is what changed (``body.before``: the layer's
+    keys before the change, when the studio knows them)."""
+    col = body.get(Colliders)
+    if col is None or len(col.shape) != len(cfg["collider"]):
+        raise Rebuild          # the kind adds shapes of its own (a cradle's balls): spawned again with them
+    new = build(cfg["collider"], body.frame.width, body.frame.height, col.point_radius, cfg.get("margin", 0.0))
+    before = (getattr(body, "before", None) or {}).get("collider") or []
+    if col.prev is not None and new.prev is not None and len(col.prev) == len(new.prev) == len(before):
+        stay = (new.inv_mass > 0) & np.array([b["at"] == c["at"] for b, c in zip(before, cfg["collider"])])
+        new.centre[stay], new.prev[stay] = col.centre[stay], col.prev[stay]
+    for f in ("shape", "centre", "axis", "half", "radius", "verts", "vstart", "mu_s", "mu_k", "kinematic", "thin",
+              "reach", "inv_mass", "prev", "restitution", "box"):
+        setattr(col, f, getattr(new, f))
+    if col.held >= 0 and col.inv_mass is not None:       # the held one stays held: its weight waits for the release
+        col.held_weight, col.inv_mass[col.held] = float(col.inv_mass[col.held]), 0.0
+
+
 COLLIDER = table(
     Key("shape", "choice", None, "circle, capsule (a segment with a radius), box (oriented), polygon (convex) "
-        "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES),
+        "or plane (a half-plane, solid below its surface at angle 0)", choices=SHAPES, live=live_colliders),
     Key("at", "pair", None, "centre (a plane: a point on its surface) as [x, y] fractions of the scene's "
-        "width and height", lo=0.0, hi=1.0),
-    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE),
+        "width and height", lo=0.0, hi=1.0, live=live_colliders),
+    Key("radius", "float", 20.0, "a circle's or capsule's radius, px", lo=MIN_SIZE, hi=SIZE, live=live_colliders),
     Key("size", "pair", [40.0, 40.0], "a box's [width, height], px; a capsule's segment length is size[0] "
-        "(its size[1] is not read)", lo=0.0, hi=SIZE),
+        "(its size[1] is not read)", lo=0.0, hi=SIZE, live=live_colliders),
     Key("angle", "float", 0.0, "rotation, degrees, clockwise on screen (a plane: its surface's tilt)",
-        lo=-360.0, hi=360.0),
+        lo=-360.0, hi=360.0, live=live_colliders),
     Key("points", "pairs", [], "a polygon's corners, [x, y] px from `at` before rotation, in order around it "
-        f"(3..{MAX_CORNERS}, convex)", lo=-SIZE, hi=SIZE, max_len=MAX_CORNERS),
+        f"(3..{MAX_CORNERS}, convex)", lo=-SIZE, hi=SIZE, max_len=MAX_CORNERS, live=live_colliders),
     Key("friction", "float", FRICTION, "static friction coefficient: a rope rests on a slope of angle θ while "
-        "tan θ ≤ friction", lo=0.0, hi=100.0),
+        "tan θ ≤ friction", lo=0.0, hi=100.0, live=live_colliders),
     Key("kinetic", "float", -1.0, "kinetic friction coefficient while sliding (negative: the same as "
-        "`friction`)", lo=-1.0, hi=100.0),
-    Key("kinematic", "bool", False, "the pointer can drag it; it pushes the points it meets"),
+        "`friction`)", lo=-1.0, hi=100.0, live=live_colliders),
+    Key("kinematic", "bool", False, "the pointer can drag it; it pushes the points it meets", live=live_colliders),
     Key("mass", "float", 0.0, "0: static (or kinematic); more: a dynamic body of this mass, in free rope points' "
         "(each weighs 1): it falls, swings and is pushed, translation only (a circle also meets the other "
-        "colliders); the pointer can drag it", lo=0.0, hi=MAX_MASS),
+        "colliders); the pointer can drag it", lo=0.0, hi=MAX_MASS, live=live_colliders),
     Key("restitution", "float", RESTITUTION, "0..1: of an impact between two colliders, the share of the approach "
-        "speed they part with (the larger of the two's; 1 elastic, 0 they move on together)", lo=0.0, hi=1.0),
+        "speed they part with (the larger of the two's; 1 elastic, 0 they move on together)", lo=0.0, hi=1.0, live=live_colliders),
 )
 
 

@@ -30,6 +30,8 @@ WIDTH = 2.4          # stroke width, px
 TIP_RADIUS = 4.5     # px
 ANCHOR_RADIUS = 2.5  # px
 MAX_ROPE_POINTS = 100_000
+MAX_PATH = 4096          # corners of a drawn rope's `path` at most: a scribble across a 4K screen, a corner a px
+PINS = ("start", "end", "both", "none")   # which ends of a rope are held still
 MAX_REPEAT = 50_000      # ropes one [[layer.rope]] table may repeat into: what a table of default ropes can hold
                          # under the scene's point cap (level.MAX_POINTS), with ROPE_WEIGHT for the ropes past
                          # FREE_ROPES (20 points each: 50,000 weigh 1.32 M); more ropes take more tables
@@ -68,9 +70,15 @@ def live_rope_widths(body, cfg, name):
 
 
 def live_anchors(body, cfg, name):
-    """Move every rope's pinned first point to its anchor (the studio drags anchors)."""
+    """Move every hanging rope's pinned first point to its anchor (the studio drags anchors); a drawn
+    rope's pins stay where it was drawn."""
     pins, pts = body.get(Pins), body.get(Points)
-    pins.anchor[:, 0] = each_rope(cfg, "anchor").astype(np.float32) * np.float32(body.frame.width)
+    counts = fitted_counts(cfg, body.frame.height)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    index, anchor = pin_points(cfg, counts, laid(cfg, counts, body.frame.width, body.frame.height))
+    free = ~np.isin(index, solve_keys.held_points(cfg, counts, starts)[0]) & \
+        ~np.isin(index, solve_keys.card_points(cfg, counts, starts))
+    pins.index, pins.anchor = index[free], anchor[free]
     pts.pos[pins.index] = pins.anchor
     pts.prev[pins.index] = pins.anchor
 
@@ -92,6 +100,12 @@ ROPE = table(
     Key("every", "float", 0.0, "with `count`: the gap between neighbouring anchors, as a fraction of the window "
         "width like `anchor` (negative: to the left; 0: all at `anchor`); the last anchor, "
         "anchor + (count - 1) · every, must stay in 0..1", lo=-1.0, hi=1.0, live=live_anchors),
+    Key("path", "pairs", [], "a drawn rope's line, its corners as [x, y] fractions of the scene's width and "
+        "height: its `points` are laid along it from the first corner, the layer's `segment` apart (past its end, "
+        "straight on); it hangs from no rail (`anchor` is its first corner's x) and `count` stays 1. Empty: a "
+        "rope hanging from the rail", lo=0.0, hi=1.0, max_len=MAX_PATH),
+    Key("pin", "choice", "start", "which ends are held still: start (the anchor; a drawn rope: its first "
+        "corner), end (its tip where it was laid), both or none (it falls)", choices=PINS),
     *solve_keys.ROPE_KEYS,
     Key("radius", "float", solve_keys.LAYER, "this rope's points' radius against colliders and itself, px "
         "(unset, inf: the layer's `radius`)", lo=0.0, hi=1000.0),
@@ -120,6 +134,10 @@ SCHEMA = table(
         live=into(RopeStyle, "tip_radius")),
     Key("anchor_radius", "float", ANCHOR_RADIUS, "radius of the dot at each anchor, px (0: none)", lo=0.0, hi=100.0,
         live=into(RopeStyle, "anchor_radius")),
+    Key("draw", "bool", False, "a sandbox: a drag on empty space draws a new rope along the stroke, its points "
+        "`segment` apart (Shift: start on a rope); an end on a collider is pinned there, on a rope attached to it; "
+        "O pins or frees the drawn end nearest the pointer, Backspace removes the last drawn rope",
+        live=lambda body, cfg, name: None),
     *solve_keys.LAYER_KEYS,
     rope=(ROPE, 1, 10_000, "one hanging rope"),
     collider=(colliders.COLLIDER, 0, colliders.MAX_COLLIDERS, "a static, kinematic or dynamic shape the ropes meet"),
@@ -150,13 +168,17 @@ def ropes_declared(cfg: dict) -> int:
 
 def most_points(cfg: dict) -> int:
     """Points the layer holds at most (at any height: fitting only shortens), counted per table."""
-    return sum(max(cfg["min_points"], r["points"]) * r["count"] for r in cfg["rope"])
+    return sum((r["points"] if r["path"] else max(cfg["min_points"], r["points"])) * r["count"] for r in cfg["rope"])
 
 
 def check(cfg: dict, level, key_path: str) -> None:
-    """Every repeated rope's anchor is on the window: anchor + (count - 1) · every in 0..1."""
+    """Every repeated rope's anchor is on the window: anchor + (count - 1) · every in 0..1; a drawn
+    rope (a `path`) is one rope."""
     from ropework.schema import LevelError
     for i, r in enumerate(cfg["rope"]):
+        if r["path"] and r["count"] != 1:
+            raise LevelError(level, f"{key_path}.rope[{i}].count",
+                             f"expected 1 for a drawn rope (one with a path), found {r['count']}")
         last = r["anchor"] + (r["count"] - 1) * r["every"]
         if not -1e-9 <= last <= 1.0 + 1e-9:
             raise LevelError(level, f"{key_path}.rope[{i}].every",
@@ -166,25 +188,71 @@ def check(cfg: dict, level, key_path: str) -> None:
 
 
 def fitted_counts(cfg: dict, h: float) -> np.ndarray:
-    """Seed rule: each rope's count capped to fit `fit`·height, but at least `min_points`."""
+    """Seed rule: each hanging rope's count capped to fit `fit`·height, but at least `min_points`;
+    a drawn rope has its `points`."""
     fit = math.floor(h * cfg["fit"] / cfg["segment"])
-    return np.maximum(cfg["min_points"], np.minimum(each_rope(cfg, "points"), fit))
+    drawn = np.repeat(np.array([bool(r["path"]) for r in cfg["rope"]]), [r["count"] for r in cfg["rope"]])
+    points = each_rope(cfg, "points")
+    return np.where(drawn, points, np.maximum(cfg["min_points"], np.minimum(points, fit)))
+
+
+def along(path: np.ndarray, n: int, spacing: float) -> np.ndarray:
+    """float64[n, 2]: ``n`` points along the polyline ``path`` (px) from its first corner, ``spacing``
+    apart along it; past its end they go straight on in its last direction."""
+    path = np.asarray(path, np.float64).reshape(-1, 2)
+    seg = np.hypot(*np.diff(path, axis=0).T) if len(path) > 1 else np.zeros(0)
+    keep = np.r_[True, seg > 1e-9]                           # repeated corners say nothing
+    path, seg = path[keep], seg[seg > 1e-9]
+    s = np.arange(n) * float(spacing)
+    if not len(seg):
+        return np.stack([np.full(n, path[0, 0]), path[0, 1] + s], axis=1)   # a dot: straight down
+    cum = np.r_[0.0, np.cumsum(seg)]
+    out = np.stack([np.interp(s, cum, path[:, 0]), np.interp(s, cum, path[:, 1])], axis=1)
+    past = s > cum[-1]
+    if past.any():
+        d = (path[-1] - path[-2]) / seg[-1]
+        out[past] = path[-1] + (s[past] - cum[-1])[:, None] * d
+    return out
+
+
+def laid(cfg: dict, counts: np.ndarray, w: float, h: float) -> np.ndarray:
+    """float64[n, 2]: every point where the layer lays it, px: a hanging rope straight down from its
+    anchor, a drawn one along its path."""
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    rope_of = np.repeat(np.arange(len(counts)), counts)
+    j = np.arange(int(counts.sum())) - starts[rope_of]               # index along its rope
+    x = each_rope(cfg, "anchor")[rope_of] * w
+    pos = np.stack([x, cfg["anchor_y"] + j * cfg["segment"]], axis=1)
+    r = 0
+    for t in cfg["rope"]:
+        if t["path"]:
+            pos[starts[r]:starts[r] + counts[r]] = along(np.array(t["path"]) * (w, h), int(counts[r]), cfg["segment"])
+        r += t["count"]
+    return pos
+
+
+def pin_points(cfg: dict, counts: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int32[k] the pinned points, float32[k, 2] where each is held): each rope's ends as its `pin` says."""
+    pin = np.repeat(np.array([PINS.index(r["pin"]) for r in cfg["rope"]]), [r["count"] for r in cfg["rope"]])
+    starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+    tips = starts + counts - 1
+    first = starts[(pin == 0) | (pin == 2)]
+    last = tips[((pin == 1) | (pin == 2)) & (tips != starts)]
+    index = np.sort(np.r_[first, last]).astype(np.int32)
+    return index, np.asarray(pos[index], np.float32).reshape(-1, 2)
 
 
 def spawn(cfg: dict, layer: Layer, frame) -> int:
     w, h = frame.width, frame.height
     counts = fitted_counts(cfg, h)
     ropes = Ropes.of_counts(counts)
-    n = int(ropes.count.sum())
     rope_of = np.repeat(np.arange(len(counts)), counts)
-    j = np.arange(n) - ropes.start[rope_of]                  # index along its rope
-    x = each_rope(cfg, "anchor")[rope_of] * w
-    pos = np.stack([x, cfg["anchor_y"] + j * cfg["segment"]], axis=1)
-    points = Points.at(pos)
+    points = Points.at(laid(cfg, counts, w, h))
     held = solve_keys.held_points(cfg, counts, ropes.start)   # (points, colliders, offsets, break forces)
     on_card = solve_keys.card_points(cfg, counts, ropes.start)
-    free = ~np.isin(ropes.start, held[0]) & ~np.isin(ropes.start, on_card)   # an anchor held elsewhere leaves the rail
-    pins = Pins(index=ropes.start[free].copy(), anchor=points.pos[ropes.start[free]].copy())
+    index, anchor = pin_points(cfg, counts, points.pos)
+    free = ~np.isin(index, held[0]) & ~np.isin(index, on_card)   # an end held elsewhere is not pinned in place
+    pins = Pins(index=index[free], anchor=anchor[free])
     pins.apply(points)
     points.inv_mass[on_card] = 0.0                           # the card carries them (spring_card)
     a, b = ropes.chain_constraints()
@@ -290,7 +358,7 @@ plugin = toy(Kind(
     weight=lambda cfg, w, h: ROPE_WEIGHT * max(0, ropes_declared(cfg) - FREE_ROPES),
     check=check,
     work=work,
-    systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes"),
+    systems=("input", "integrate", "relax", "draw_colliders", "draw_ropes", "draw_strain"),
     motion_note="the ropes hold still: seed 001's loop paints one frame and stops",
     still_when_reduced=True,
 ))

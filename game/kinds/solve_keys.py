@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from ropework.components.body import Constraints
+from ropework.components.rope import Ropes
 from ropework.components.solve import Attachments, Bending, Breaking, Compliance, Extras, SelfContact, Sleep
 from ropework.schema import Key, LevelError, table
 
@@ -18,18 +20,59 @@ SLEEP_STEPS = 60         # ... for this many steps in a row (a second at 60 Hz),
 CROOK = 0.5              # px: a self-colliding body's sideways wave at spawn (`build`)
 RADIUS = 0.0             # px: a point's radius for self-contact; 0: half the segment (the spacing, for cloth)
 
+def _per_link(body, cfg: dict, key: str):
+    """(float32[m] the layer's or each rope's ``key`` for every link the body has now, each link's rope
+    or None): a rope's links are found through the breaking's groups once any broke, else its chain."""
+    con, ex, ropes = body.get(Constraints), body.get(Extras), body.get(Ropes)
+    tables = cfg.get("rope")
+    if not tables or ropes is None:                       # a cloth: the layer's value on every link
+        return np.full(len(con.a), cfg[key], np.float32), None
+    if ex is not None and ex.breaking is not None and ex.breaking.group is not None:
+        link_rope = ex.breaking.group
+    else:                                                 # nothing broke: the ropes are the declared ones
+        link_rope = (np.searchsorted(ropes.start, con.a, side="right") - 1).astype(np.int32)
+    each = np.array([cfg[key] if r[key] == LAYER else r[key] for r in tables for _ in range(r["count"])], np.float32)
+    return each[link_rope], np.asarray(link_rope, np.int32)
+
+
+def _extras(body, cfg: dict, ex: Extras | None) -> None:
+    """Hold ``ex`` on the body while it has anything, as a fresh spawn would (none when every key is at its
+    default)."""
+    has = ex is not None and any(getattr(ex, f) is not None for f in
+                                 ("bending", "compliance", "breaking", "attachments", "contact", "sleep"))
+    if has and body.get(Extras) is None:
+        body.put(ex)
+    elif not has and not on(cfg) and body.get(Extras) is not None:
+        body.drop(Extras)
+
+
+def live_break(body, cfg, name):
+    """The links' break ratios, in place: a link that broke stays broken."""
+    ratio, link_rope = _per_link(body, cfg, "break_at")
+    ex = body.get(Extras) or Extras()
+    ex.breaking = Breaking(ratio, link_rope) if (ratio > 0).any() else None
+    _extras(body, cfg, ex)
+
+
+def live_compliance(body, cfg, name):
+    """The links' compliance, in place (read only with substeps)."""
+    ex = body.get(Extras)
+    if cfg["substeps"] and ex is not None and ex.compliance is not None:
+        ex.compliance.compliance = _per_link(body, cfg, "compliance")[0]
+
+
 LAYER_KEYS = (
     Key("bend", "float", 0.0, "bending stiffness: 0 the seeds' slack chain, 1 a stiff wire that holds its "
         "straight shape (verlet-js's angle constraint on every three neighbours, stable at every value)",
         lo=0.0, hi=1.0),
     Key("compliance", "float", 0.0, "XPBD compliance of the links, px per unit force (a free point weighs 1, so "
         "a link holding a point against gravity g stretches compliance · g px); 0 rigid. Read only with "
-        "substeps ≥ 1", lo=0.0, hi=1e6),
+        "substeps ≥ 1", lo=0.0, hi=1e6, live=live_compliance),
     Key("substeps", "int", 0, f"XPBD substeps per step (0: off, the seeds' passes; at most {MAX_SUBSTEPS}): each "
         "integrates dt / substeps and solves every link once, so a rope's stretch follows its compliance "
         "and not `passes` — the way to a rope that does not stretch", lo=0, hi=MAX_SUBSTEPS),
     Key("break_at", "float", 0.0, "a link breaks when stretched past this ratio of its rest length (1.5: 150 %); "
-        "0 never", lo=0.0, hi=100.0),
+        "0 never", lo=0.0, hi=100.0, live=live_break),
     Key("self_collide", "bool", False, "the body's points keep two radii apart (a spatial hash): a rope dropped "
         "on itself piles up"),
     Key("sleep", "bool", False, f"a body still for {SLEEP_STEPS} steps (no point moving {SLEEP_STILL} px a step) "
@@ -41,9 +84,9 @@ LAYER_KEYS = (
 ROPE_KEYS = (
     Key("bend", "float", LAYER, "this rope's bending stiffness 0..1 (unset, inf: the layer's `bend`)", lo=0.0, hi=1.0),
     Key("compliance", "float", LAYER, "this rope's links' compliance, px per unit force (unset, inf: the layer's)",
-        lo=0.0, hi=1e6),
+        lo=0.0, hi=1e6, live=live_compliance),
     Key("break_at", "float", LAYER, "this rope's links' break ratio, 0 never (unset, inf: the layer's)",
-        lo=0.0, hi=100.0),
+        lo=0.0, hi=100.0, live=live_break),
     Key("mass", "float", 1.0, "each point's mass, in free points' (1: the seeds' every point alike)",
         lo=1e-3, hi=1e6),
     Key("tip_mass", "float", 0.0, "the tip's mass, a pendulum bob's (0: `mass`, as every other point)",
@@ -189,7 +232,7 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
         inv_mass[:] = np.where(inv_mass > 0, np.float32(1.0) / mass, np.float32(0.0))
     stiff = per("bend")
     if (stiff > 0).any():
-        ex.bending = _bends(pos, a, b, stiff)
+        ex.bending = _bends(pos, a, b, stiff, link_rope)
     if cfg["substeps"]:
         ex.compliance = Compliance(per("compliance"), int(cfg["substeps"]))
     ratio = per("break_at")
@@ -221,10 +264,17 @@ def build(cfg: dict, points, a: np.ndarray, b: np.ndarray, link_rope,
     return ex
 
 
-def _bends(pos, a, b, stiff) -> Bending:
-    """A bend on every two links k, k' that continue each other at rest — b[k] = a[k'], pointing the
-    same way (to a sixteenth of a turn): a rope's neighbours, a cloth's rows and columns — with the
-    angle they make now as rest and the softer link's stiffness."""
+def _bends(pos, a, b, stiff, link_rope=None) -> Bending:
+    """A bend on every two links k, k' that continue each other at rest — along a rope (``link_rope``:
+    each link's rope) the next link of the same rope, whatever the angle it is laid at (a drawn rope
+    curves); in a cloth b[k] = a[k'] pointing the same way, to a sixteenth of a turn (its rows and
+    columns) — with the angle they make now as rest and the softer link's stiffness."""
+    if link_rope is not None:
+        lr = np.asarray(link_rope)
+        k = np.flatnonzero((b[:-1] == a[1:]) & (lr[:-1] == lr[1:]))
+        k2 = k + 1
+        keep = (stiff[k] > 0) & (stiff[k2] > 0)
+        return _bend_rows(pos, a, b, stiff, k[keep], k2[keep])
     d = pos[b] - pos[a]
     code = np.round(np.arctan2(d[:, 1], d[:, 0]) / (2 * math.pi / 16)).astype(np.int64) % 16
     key = a.astype(np.int64) * 16 + code
@@ -234,6 +284,11 @@ def _bends(pos, a, b, stiff) -> Bending:
     k = np.flatnonzero((key[order][at] == want) & (stiff > 0))
     k2 = order[at[k]]
     k, k2 = k[stiff[k2] > 0], k2[stiff[k2] > 0]
+    return _bend_rows(pos, a, b, stiff, k, k2)
+
+
+def _bend_rows(pos, a, b, stiff, k, k2) -> Bending:
+    """The bends of link pairs (k, k2), k2 continuing k: their points, rest angle and stiffness."""
     i, j, c = a[k], b[k], b[k2]
     u, v = pos[i] - pos[j], pos[c] - pos[j]
     angle = np.arctan2(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0], (u * v).sum(1)).astype(np.float32)

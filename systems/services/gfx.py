@@ -8,6 +8,7 @@ float32 (arcade.gl's "f"), never per-frame allocations of GL objects.
 from __future__ import annotations
 
 import os
+import weakref
 
 import esper
 import numpy as np
@@ -71,11 +72,40 @@ def outcodes(pos: np.ndarray, box) -> np.ndarray | None:
     return code
 
 
-def forget_gone(cache: dict) -> None:
+SPARE = 4   # GL objects of deleted bodies a draw system keeps for the next new body, at most
+
+
+def forget_gone(cache: dict, spare: list | None = None) -> None:
     """Drop a draw system's per-entity GL objects of entities deleted since (a layer the studio
-    rebuilt spawns new ones), so they are released instead of kept for good."""
+    rebuilt spawns new ones), so they are released instead of kept for good; with ``spare``, keep a
+    few there for the bodies that replace them (`reuse`): a rope drawn rebuilds its layer, and making
+    and releasing the GL objects again was a few ms of that frame on a software rasteriser."""
     for ent in [e for e in cache if not esper.entity_exists(e)]:
-        del cache[ent]
+        gone = cache.pop(ent)
+        if spare is not None and len(spare) < SPARE:
+            spare.append(gone)
+
+
+def reuse(cache: dict, spare: list, ent: int, make):
+    """The GL objects of body ``ent``: its own, a spare one of a deleted body, or ``make()``."""
+    got = cache.get(ent)
+    if got is None:
+        got = cache[ent] = spare.pop() if spare else make()
+    return got
+
+
+_PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # ctx -> {(vs, fs): program}
+
+
+def program(ctx, vertex_shader: str, fragment_shader: str):
+    """The GL program of these sources on ``ctx``, compiled once: a layer the studio rebuilds (a rope
+    drawn, a rope removed) makes new drawing objects, and a shader compile is ~10 ms on a software
+    rasteriser. Each user sets every uniform before it renders, so one program serves them all."""
+    progs = _PROGRAMS.setdefault(ctx, {})
+    key = (vertex_shader, fragment_shader)
+    if key not in progs:
+        progs[key] = ctx.program(vertex_shader=vertex_shader, fragment_shader=fragment_shader)
+    return progs[key]
 
 
 def vertex_shader(source: str) -> str:
@@ -298,7 +328,7 @@ class Strokes:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_STROKE_VS), fragment_shader=_STROKE_FS)
+        self.program = program(ctx, vertex_shader(_STROKE_VS), _STROKE_FS)
         self._pair = None            # the program of draw_pair, made on its first use
         self.gain = 1.0              # the light added per unit of alpha: the caller's units (the tendrils' light is
                                      # kept over its LIGHT_RANGE); on the GPU it scales the alphas, painted the composite
@@ -484,7 +514,7 @@ class Quads:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_QUAD_VS), fragment_shader=_QUAD_FS)
+        self.program = program(ctx, vertex_shader(_QUAD_VS), _QUAD_FS)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
         self.instances = Stream(ctx, stride=QUAD_DTYPE.itemsize)
         self.count = 0
@@ -561,7 +591,7 @@ class Links:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.program = ctx.program(vertex_shader=vertex_shader(_LINKS_VS), fragment_shader=_LINKS_FS)
+        self.program = program(ctx, vertex_shader(_LINKS_VS), _LINKS_FS)
         corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self.positions = Stream(ctx)
         self.links = Stream(ctx, stride=8)
@@ -603,5 +633,78 @@ class Links:
         p = self.program
         p["viewport"] = tuple(float(v) for v in viewport)
         p["colour"] = tuple(float(c) for c in colour)
+        p["half_width"] = float(width) / 2
+        self.geometry.render(p, instances=self.count)
+
+
+_TINTED_LINKS_VS = """
+#version 430
+layout(std430, binding = 0) readonly buffer Positions { vec2 P[]; };
+uniform vec2 viewport;
+uniform float half_width;
+in vec2 in_corner;      // x: 0 at a, 1 at b; y: side -1..1
+in ivec2 in_link;       // the two point indices
+in vec4 in_colour;      // the link's own colour
+out float v_side;
+out vec4 v_colour;
+void main() {
+    vec2 a = P[in_link.x];
+    vec2 b = P[in_link.y];
+    vec2 d = b - a;
+    float len = length(d);
+    vec2 t = len > 1e-6 ? d / len : vec2(1.0, 0.0);
+    vec2 n = vec2(-t.y, t.x);
+    float ext = half_width + 0.5;
+    vec2 q = mix(a, b, in_corner.x) + t * (in_corner.x * 2.0 - 1.0) * 0.5 + n * in_corner.y * ext;
+    gl_Position = scene_to_clip(q, viewport);
+    v_side = in_corner.y * ext;
+    v_colour = in_colour;
+}
+"""
+
+_TINTED_LINKS_FS = """
+#version 430
+uniform float half_width;
+in float v_side;
+in vec4 v_colour;
+out vec4 out_colour;
+void main() {
+    out_colour = vec4(v_colour.rgb, v_colour.a * clamp(half_width + 0.5 - abs(v_side), 0.0, 1.0));
+}
+"""
+
+
+class TintedLinks:
+    """Straight segments between pairs of points, each in a colour of its own, one draw call (the
+    strain overlay). Every link is sent: an overlay of a few thousand links at most is on."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.program = program(ctx, vertex_shader(_TINTED_LINKS_VS), _TINTED_LINKS_FS)
+        corners = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
+        self.positions = Stream(ctx)
+        self.links = Stream(ctx, stride=24)
+        self.count = 0
+        self.geometry = ctx.geometry(
+            [BufferDescription(ctx.buffer(data=corners.tobytes()), "2f", ["in_corner"]),
+             BufferDescription(self.links.buffer, "2i 4f", ["in_link", "in_colour"], instanced=True)],
+            mode=ctx.TRIANGLE_STRIP,
+        )
+
+    def draw(self, viewport, pos: np.ndarray, a: np.ndarray, b: np.ndarray, colour: np.ndarray, width: float) -> None:
+        """Links a → b of points ``pos`` (float[n, >=2] scene px), link i in ``colour[i]`` (float[m, 4]),
+        ``width`` px wide, in a scene of ``viewport`` px."""
+        self.count = len(a)
+        if not self.count:
+            return
+        rows = np.empty((self.count, 6), np.float32)
+        rows[:, 0] = np.asarray(a, np.int32).view(np.float32)
+        rows[:, 1] = np.asarray(b, np.int32).view(np.float32)
+        rows[:, 2:] = colour
+        self.positions.write(np.ascontiguousarray(pos[:, :2], dtype=np.float32))
+        self.links.write(rows)
+        self.positions.buffer.bind_to_storage_buffer(binding=0)
+        p = self.program
+        p["viewport"] = tuple(float(v) for v in viewport)
         p["half_width"] = float(width) / 2
         self.geometry.render(p, instances=self.count)

@@ -92,16 +92,16 @@ def inside_outline(outline: np.ndarray, x: float, y: float) -> bool:
     return poly.point_query((float(x), float(y))).distance <= 0.0
 
 
-def shape_at(outlines: list, x: float, y: float) -> int:
-    """Index of the first convex outline (float[k, 2] px, a closed loop) containing (x, y), or -1:
-    each a pymunk polygon in a space built for the press, as every pick is."""
+def shape_at(outlines: list, x: float, y: float, reach: float = 0.0) -> int:
+    """Index of the first convex outline (float[k, 2] px, a closed loop) containing (x, y), or within
+    ``reach`` px of it, or -1: each a pymunk polygon in a space built for the press, as every pick is."""
     space = pymunk.Space()
     for k, o in enumerate(outlines):
         body = pymunk.Body(body_type=pymunk.Body.STATIC)
         shape = pymunk.Poly(body, [(float(a), float(b)) for a, b in o])
         shape.index = k
         space.add(body, shape)
-    hits = [h.shape.index for h in space.point_query((float(x), float(y)), 0.0, pymunk.ShapeFilter())]
+    hits = [h.shape.index for h in space.point_query((float(x), float(y)), float(reach), pymunk.ShapeFilter())]
     for shape in list(space.shapes):
         space.remove(shape.body, shape)
     return min(hits) if hits else -1

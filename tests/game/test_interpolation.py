@@ -98,7 +98,7 @@ def test_interpolation_off_by_key_or_level_draws_the_last_step(tmp_path):
         sc.pointer_move(330 + 9 * k, 50 + 5 * k)
         ctl.update(1 / 144)
     assert 0.0 < ctl.alpha < 1.0
-    assert ctl.press(arcade.key.B) and not sc.interpolate and ctl.alpha == 1.0
+    assert ctl.press(arcade.key.V) and not sc.interpolate and ctl.alpha == 1.0
     ctl.update(1 / 144)
     sc.draw(_Ctx(), ctl.alpha)
     assert all(np.array_equal(v, _fields(sc)[key]) for key, v in probe.seen.items())

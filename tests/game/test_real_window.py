@@ -120,13 +120,14 @@ class Desk:
 class Game:
     """The real game on the display: ``with Game(desk) as game: ...``; exits checked by the caller."""
 
-    def __init__(self, desk: Desk, cwd=ROOT):
+    def __init__(self, desk: Desk, cwd=ROOT, level=ROOT / "levels" / "rope.toml"):
         self.desk = desk
         self.cwd = cwd
+        self.level = level
 
     def __enter__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ropework", str(ROOT / "levels" / "rope.toml"), "--size", f"{SIZE[0]}x{SIZE[1]}"],
+            [sys.executable, "-m", "ropework", str(self.level), "--size", f"{SIZE[0]}x{SIZE[1]}"],
             cwd=self.cwd, env=self.desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             self.desk.window = poll(self.desk.find_window, START_TIMEOUT, 0.2)
@@ -293,9 +294,9 @@ def test_no_line_beside_the_swinging_lanyard_card_in_a_real_window(display):
             proc.communicate()
 
 
-def test_i_records_the_hand_and_backspace_rewinds_in_a_real_window(display, tmp_path):
+def test_i_records_the_hand_and_the_left_arrow_rewinds_in_a_real_window(display, tmp_path):
     """I records a drag as an input script (beside a shipped level: the current folder) that plays back
-    headless; held Backspace scrubs the swinging rope back to before the drag, and it plays on from
+    headless; a held ← scrubs the swinging rope back to before the drag, and it plays on from
     there when let go. The screenshots stay in the test's folder (rewind-*.png) to be looked at."""
     desk = Desk(display)
     with Game(desk, cwd=tmp_path) as game:
@@ -320,7 +321,7 @@ def test_i_records_the_hand_and_backspace_rewinds_in_a_real_window(display, tmp_
         swinging = desk.screenshot()
         _save(swinging, tmp_path / "rewind-2-swinging.png")
 
-        desk.xdo("keydown", "BackSpace")
+        desk.xdo("keydown", "Left")
         try:
             def straight():
                 """the rope scrubbed back to hanging straight, before the drag"""
@@ -330,7 +331,7 @@ def test_i_records_the_hand_and_backspace_rewinds_in_a_real_window(display, tmp_
             back, = poll(straight, 30, 0.2)
             _save(back, tmp_path / "rewind-3-scrubbed-back.png")
         finally:
-            desk.xdo("keyup", "BackSpace")
+            desk.xdo("keyup", "Left")
         time.sleep(0.5)
         after = desk.screenshot()
         _save(after, tmp_path / "rewind-4-played-on.png")
@@ -351,3 +352,64 @@ def test_i_records_the_hand_and_backspace_rewinds_in_a_real_window(display, tmp_
 def _save(img: np.ndarray, path: Path) -> None:
     from PIL import Image
     Image.fromarray(img.astype(np.uint8)).save(path)
+
+
+SANDBOX = """\
+# a sandbox to draw in
+title = "sandbox"
+
+[[layer]]
+kind = "ropes"
+draw = true              # a drag on empty space draws a rope
+rail = false
+grab_radius = 20
+
+[[layer.rope]]
+anchor = 0.5
+colour = "#00d4ff"
+"""
+DRAWN = (255, 102, 0)    # the first drawn rope's colour (ropework.draw.PALETTE[0], #ff6600)
+
+
+def test_draw_a_rope_in_a_real_window_and_save_it(display, tmp_path):
+    """A drag on empty space of a sandbox level lays a rope along the stroke; released, it falls;
+    Ctrl+S writes it into the level file as a rope entry with its path."""
+    path = tmp_path / "sandbox.toml"
+    path.write_text(SANDBOX)
+    desk = Desk(display)
+    with Game(desk, cwd=tmp_path, level=path) as game:
+        desk.move(120, 120)
+        time.sleep(0.1)
+        desk.xdo("mousedown", 1)
+        desk.drag((120, 120), (320, 180), steps=15)
+        desk.drag((320, 180), (330, 300), steps=10)
+        time.sleep(0.2)
+        stroke = desk.screenshot()[:SIZE[1], :SIZE[0]]           # the stroke, before the release
+        desk.xdo("mouseup", 1)
+        time.sleep(0.15)
+        laid = desk.screenshot()[:SIZE[1], :SIZE[0]]
+        time.sleep(1.0)
+        fallen = desk.screenshot()[:SIZE[1], :SIZE[0]]
+        from PIL import Image
+        Image.fromarray(np.concatenate([stroke, laid, fallen], axis=1).astype(np.uint8)).save(tmp_path / "drawn.png")
+
+        def pixels(img):
+            ys, xs = np.nonzero((np.abs(img - DRAWN) <= NEAR).all(axis=2))
+            return ys, xs
+        assert len(pixels(stroke)[0]) < 20, "a rope appeared before the release"
+        ys, xs = pixels(laid)
+        assert len(xs) > 100 and 100 < xs.mean() < 340, f"no rope along the stroke ({len(xs)} pixels)"
+        ys2, _ = pixels(fallen)
+        assert len(ys2) > 100 and ys2.mean() > ys.mean() + 40, "the drawn rope did not fall"
+        desk.xdo("windowfocus", desk.window)
+        desk.xdo("key", "ctrl+s")
+
+        def saved():
+            """the level file with the drawn rope"""
+            return "path = [[" in path.read_text()
+        poll(saved, 10)
+        status, err = game.quit()
+    err = "".join(line for line in err.splitlines(True) if "kernels" not in line)   # a first run compiles
+    assert status == 0 and err == "", err
+    text = path.read_text()
+    assert text.startswith(SANDBOX) and 'pin = "none"' in text, text

@@ -1,7 +1,7 @@
 """Rewind returns exact states: every step the ring reaches, scrubbed to, is bit-identical (every
 component field, the clock and the random generator) to that step of a straight run, on every
 shipped level, through a drag; playing on from a scrubbed step with the same input gives the
-straight run's bits; memory stays within the ring's budget; the window's Backspace drives it."""
+straight run's bits; memory stays within the ring's budget; the window's ← drives it."""
 from __future__ import annotations
 
 import arcade
@@ -103,19 +103,19 @@ def test_backspace_held_rewinds_and_release_plays_on():
         ctl.update(1 / 60)
         hashes[ctl.scene.frame.steps] = _state(ctl.scene)
     top = ctl.scene.frame.steps
-    assert ctl.press(arcade.key.BACKSPACE) and ctl.rewinding
+    assert ctl.press(arcade.key.LEFT) and ctl.rewinding
     for _ in range(30):
         ctl.update(1 / 60)
         assert _state(ctl.scene) == hashes[ctl.scene.frame.steps]
     assert ctl.scene.frame.steps == top - 60 and "REWIND" in ctl.status
     assert ctl.alpha == 1.0                           # a scrubbed frame is drawn as it is
-    ctl.release(arcade.key.BACKSPACE)
+    ctl.release(arcade.key.LEFT)
     assert not ctl.rewinding and "playing on" in ctl.status
     ctl.update(1 / 60)
     assert ctl.scene.frame.steps == top - 59
     ctl.reset()                                       # another world: its past is not this one's
     ctl.update(1 / 60)
-    ctl.press(arcade.key.BACKSPACE)
+    ctl.press(arcade.key.LEFT)
     ctl.update(1 / 60)
     assert ctl.scene.frame.steps >= 0 and not any(s.steps > ctl.scene.frame.steps for s in ctl.ring.states)
     ctl.close()

@@ -15,6 +15,7 @@ import tomlkit
 
 from ropework import cli, kinds, level, plugins
 from ropework.components import Constraints, Layer, Pins, Points, Ropes
+from ropework.components.collider import Colliders
 from ropework.controller import Controller
 from ropework.scene import Scene
 from ropework.schema import LevelError
@@ -219,6 +220,11 @@ def _other(k, current):
         return current + 1 if current + 1 <= k.hi else current - 1
     if k.name == "near":                 # the camera checks far > near: a nearer clip, not 37 % of the range
         return current / 2
+    if k.type == "pair":
+        v = round(k.lo + (k.hi - k.lo) * 0.37, 4)
+        return [v, v] if [v, v] != current else [v / 2, v]
+    if k.type == "pairs":                # a triangle
+        return [[0.0, -10.0], [10.0, 10.0], [-10.0, 10.0]]
     v = round(k.lo + (k.hi - k.lo) * 0.37, 4)
     return v if v != current else round(k.lo + (k.hi - k.lo) * 0.61, 4)
 
@@ -237,7 +243,10 @@ def _live_keys():
 
 def _base_text(kind_name: str) -> str:
     if kind_name == "ropes":
-        return '[[layer]]\nkind = "ropes"\n\n[[layer.rope]]\nanchor = 0.4\n\n[[layer.rope]]\nanchor = 0.7\n'
+        return ('[[layer]]\nkind = "ropes"\n\n[[layer.rope]]\nanchor = 0.4\n\n[[layer.rope]]\nanchor = 0.7\n'
+                '\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.6]\n')
+    if "collider" in kinds.KINDS[kind_name].schema.arrays:     # cloth and the composites: one collider to edit
+        return f'[[layer]]\nkind = "{kind_name}"\n\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.6]\n'
     if kind_name == "lanyard":
         return '[[layer]]\nkind = "lanyard"\n\n[[layer.light]]\nx = 1\n'
     if kind_name == "tendrils":
@@ -275,9 +284,14 @@ def test_a_live_key_changes_the_running_body_exactly_as_a_fresh_spawn_would(tmp_
     new = _other(k, st.value(at, key))
     with st.scene.active():
         before = sorted(esper.get_entities())
+    own = where[:1] == ("collider",) and [len(c.shape) for _, c in st.scene.find(Colliders)] != \
+        [len(st.layers()[0]["collider"])]          # the kind adds shapes of its own (a cradle's balls)
     assert st.set(at, key, new), st.error
-    assert st.last_applied == [f"live {st.layers()[0]['name']}.{key}"], st.last_applied
-    assert st.scene.entities() == before, "a live key must not rebuild"
+    if own:                                        # a collider key of such a kind rebuilds the layer
+        assert st.last_applied == [f"rebuilt {st.layers()[0]['name']}"], st.last_applied
+    else:
+        assert st.last_applied == [f"live {st.layers()[0]['name']}.{key}"], st.last_applied
+        assert st.scene.entities() == before, "a live key must not rebuild"
     st.save()
     fresh = Scene.load(path, size=SIZE, seed=1)
     try:

@@ -203,3 +203,92 @@ def test_the_studio_in_a_real_window(display, tmp_path):  # noqa: F811  (the fix
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+PEGS = """\
+# pegs to move about, room to draw
+title = "pegs"
+
+[[layer]]
+kind = "ropes"
+rail = false
+grab_radius = 20
+
+[[layer.rope]]
+anchor = 0.6
+colour = "#00d4ff"
+
+[[layer.collider]]       # the peg
+shape = "box"
+at = [0.25, 0.5]
+size = [80, 30]
+"""
+PEG = (137, 137, 142)        # a collider's outline grey, about
+
+
+def test_the_studio_moves_turns_colliders_and_draws_a_rope_in_a_real_window(display, tmp_path):  # noqa: F811
+    """With the studio open: a press on the box drags it, the wheel over it turns it, a drag on empty
+    space draws a rope that falls onto it; Ctrl+S writes all three into the file, comments kept."""
+    level = tmp_path / "pegs.toml"
+    level.write_text(PEGS, "utf-8")
+    desk = Desk(display)
+    proc = subprocess.Popen([sys.executable, "-m", "ropework", str(level), "--size", f"{SIZE[0]}x{SIZE[1]}"],
+                            cwd=tmp_path, env=desk.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        desk.window = poll(desk.find_window, START_TIMEOUT, 0.2)
+
+        def hanging():
+            """the rope, hanging"""
+            return lowest(desk.screenshot(), MIDDLE, 600, 720)
+        poll(hanging, 20, 0.2)
+        desk.move(300, 600)
+        desk.xdo("windowfocus", desk.window)
+        time.sleep(0.2)
+        desk.xdo("key", "e")
+
+        def panel():
+            """the studio's panel"""
+            return desk.screenshot()[SIZE[1] // 2, SIZE[0] - 200].sum() < 3 * 80
+        poll(panel, 10, 0.2)
+
+        desk.move(275, 350)                                   # the box's centre
+        desk.xdo("mousedown", 1)
+        desk.drag((275, 350), (375, 420), steps=12)
+        desk.xdo("mouseup", 1)
+        time.sleep(0.2)
+        for _ in range(3):
+            desk.xdo("click", 4)                              # the wheel, over the box: 5° a notch
+            time.sleep(0.05)
+        desk.move(300, 150)
+        desk.xdo("mousedown", 1)                              # empty space: a rope is drawn
+        desk.drag((300, 150), (460, 200), steps=16)
+        desk.xdo("mouseup", 1)
+        time.sleep(1.2)
+        from PIL import Image
+        shot = desk.screenshot()[:SIZE[1], :SIZE[0]].astype(np.uint8)
+        Image.fromarray(shot).save(tmp_path / "studio-draw.png")
+        drawn = lowest(shot, NEW, 280, 480)
+        assert drawn is not None and drawn > 300, f"no drawn rope fell onto the box (lowest {drawn})"
+        desk.xdo("key", "ctrl+s")
+
+        def saved():
+            """the file with the edits"""
+            return "path = [[" in level.read_text("utf-8")
+        poll(saved, 10, 0.2)
+        desk.xdo("key", "Escape")
+        _, err = proc.communicate(timeout=20)
+        err = "".join(line for line in err.splitlines(True) if "kernels" not in line)   # a first run compiles
+        assert proc.returncode == 0 and err == "", err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    text = level.read_text("utf-8")
+    rope, peg = PEGS.split("[[layer.collider]]")
+    assert text.startswith(rope) and "\n\n[[layer.collider]]       # the peg\nshape = \"box\"\nat = [" in text, text   # comments, order
+    assert text.index('path = [[') < text.index("[[layer.collider]]")    # the drawn rope among the ropes
+    lv = __import__("ropework.level", fromlist=["load"]).load(level, SIZE)
+    col = lv.layers[0]["collider"][0]
+    assert abs(col["at"][0] - 375 / SIZE[0]) < 0.01 and abs(col["at"][1] - 420 / SIZE[1]) < 0.01, col["at"]
+    assert col["angle"] == -15.0 or col["angle"] == 15.0, col["angle"]
+    assert len(lv.layers[0]["rope"]) == 2 and lv.layers[0]["rope"][1]["pin"] == "none"

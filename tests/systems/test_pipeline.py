@@ -29,12 +29,12 @@ def test_the_builtin_frame_is_the_table_in_order():
                      "relax", "spring_card",                                              # physics and must
                      "emit_sparks", "fly_sparks",                                         # say so here
                      "draw_dots", "draw_lanyard", "draw_colliders", "draw_links", "draw_ropes",
-                     "draw_tendrils"]
+                     "draw_tendrils", "draw_strain"]
 
 
 def test_a_scene_runs_the_core_its_kinds_and_its_opt_ins(scenes):
     assert [s.name for s in scenes("rope.toml").systems()] == ["input", "integrate", "relax", "draw_colliders",
-                                                                    "draw_ropes"]
+                                                                    "draw_ropes", "draw_strain"]
     assert [s.name for s in scenes("dotgrid.toml").systems()] == ["input", "ripple", "repel", "draw_dots"]
     moeru = [s.name for s in scenes("moeru.toml").systems()]
     assert "draw_ropes" not in moeru and "emit_sparks" not in moeru
@@ -50,7 +50,8 @@ def test_a_built_in_system_module_is_imported_only_by_a_scene_that_runs_it(tmp_p
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        env={**__import__("os").environ, "ARCADE_HEADLESS": "1", "ROPEWORK_NO_PLUGINS": "1"})
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == str(["ropework.systems.draw_colliders", "ropework.systems.draw_ropes", "ropework.systems.input",
+    assert r.stdout.strip() == str(["ropework.systems.draw_colliders", "ropework.systems.draw_ropes",
+                                    "ropework.systems.draw_strain", "ropework.systems.input",
                                     "ropework.systems.integrate", "ropework.systems.relax"])
 
 

@@ -25,7 +25,7 @@ REFERENCE = (1280, 720)   # px: the default scene, where a composite's layout is
                          # level at this size): one that cannot be built there — a bridge its points cannot
                          # span, a web whose hub is on an edge — is refused; in any other size it is laid
                          # out by the same keys, and the box clamp keeps its free points inside
-SYSTEMS = ("input", "integrate", "relax", "draw_colliders", "draw_links")
+SYSTEMS = ("input", "integrate", "relax", "draw_colliders", "draw_links", "draw_strain")
 
 
 def body_keys(colour: str, width: float = 2.0, passes: int = PASSES, damping: float = rope_defaults.DAMPING) -> tuple:
