@@ -73,11 +73,11 @@ PLAN = {
     'pixels.toml: dotgrid input ripple repel draw_dots': {
         'ropework.systems.dotgrid.repel.repel_jelly': 0.58,
     },
-    'playground.toml: bridge cradle web wheel input integrate relax draw_colliders draw_links draw_strain': {
-        'ropework.systems.integrate._integrate2': 0.16,
-        'ropework.systems.relax._level_order': 0.2,
-        'ropework.systems.relax.clamp': 0.26,
-        'ropework.systems.relax._levels2': 0.37,
+    'playground.toml: bridge cradle ropes web wheel input integrate relax draw_colliders draw_links draw_ropes draw_strain': {
+        'ropework.systems.integrate._integrate2': 0.24,
+        'ropework.systems.relax._level_order': 0.25,
+        'ropework.systems.relax.clamp': 0.23,
+        'ropework.systems.relax._levels2': 0.75,
     },
     'rope.toml: ropes input integrate relax draw_colliders draw_ropes draw_strain': {
         'ropework.systems.integrate._integrate2': 0.16,
