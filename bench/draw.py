@@ -4,7 +4,7 @@ the rope: validates the level, rebuilds the drawing layer, keeps its other ropes
 frame stepped and drawn headless at 1280×720 on the software rasteriser. Prints the worst frame
 and the medians against the frame budget (1/60 s); the goal is a worst frame ≤ 1.5 × the budget.
 
-    .venv/bin/python -m bench.draw [--ropes 20] [--level PATH]
+    .venv/bin/python -m bench.draw [--ropes 20] [--level PATH] [--area X,Y,W,H]
     DISPLAY=:N .venv/bin/python -m bench.draw --window [--studio]   # the real window (Xvfb will do)
 
 With ``--window`` the frames are the game window's own (`PlayWindow`): the pointer events go to
@@ -50,6 +50,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ropes", type=int, default=20)
     ap.add_argument("--level", default=None)
+    ap.add_argument("--area", type=lambda v: tuple(float(x) for x in v.split(",")), default=None,
+                    metavar="X,Y,W,H", help="where the strokes start, scene px (default: a row along the top left); "
+                    "the playground's open room is 440,280,600,200")
     ap.add_argument("--window", action="store_true", help="time the real window's frames (needs a display)")
     ap.add_argument("--studio", action="store_true", help="with --window: the studio's panel open")
     args = ap.parse_args()
@@ -123,7 +126,11 @@ def main() -> None:
             frame(idle_ms)                                   # warm: the first frames compile and upload
         idle_ms.clear()
         for r in range(args.ropes):
-            x0, y0 = 60 + (r % 10) * 80, 60 + (r // 10) * 120     # left of the studio's panel
+            if args.area:                                    # a grid of 5 across the area's width and height
+                ax, ay, aw, ah = args.area
+                x0, y0 = ax + (r % 5) * (aw - 90) / 4, ay + (r // 5) * (ah - 40) / max((args.ropes - 1) // 5, 1)
+            else:
+                x0, y0 = 60 + (r % 10) * 80, 60 + (r // 10) * 120     # left of the studio's panel
             t = time.perf_counter()
             pointer("down", x0, y0)
             press = (time.perf_counter() - t) * 1e3
@@ -145,7 +152,7 @@ def main() -> None:
             release_cpu.append(cpu[-1] + extra_cpu)
             for _ in range(10):
                 frame(idle_ms)
-        drawn = len(ctl.studio.drawn(0))
+        drawn = sum(len(ctl.studio.drawn(i)) for i, layer in enumerate(ctl.studio.level.layers) if "rope" in layer)
         worst = max(stroke_ms + release_ms)
         print(f"{drawn} ropes drawn, {ctl.scene.point_count} points; frame budget {BUDGET:.1f} ms")
         print(f"stroke frames   median {statistics.median(stroke_ms):6.2f} ms  worst {max(stroke_ms):6.2f}")
