@@ -15,7 +15,7 @@ from ropework.controller import Controller
 from ropework.draw import lay, simplify
 from ropework.kinds.ropes import along
 from ropework.scene import Scene
-from ropework.window import PlayWindow
+from tests.game.handlers import Handlers
 
 SIZE = (800, 600)
 DT = 1 / 60
@@ -40,41 +40,13 @@ radius = 40
 """
 
 
-class _Hooks:
-    """The studio's window hooks, closed: they take no event."""
-
-    def pointer(self, *a):
-        return False
-
-    def key(self, *a):
-        return False
-
-
-class _Window:
-    """The pointer and key handlers of PlayWindow, on a controller, with no GL window."""
-    scene = PlayWindow.scene
-    _scene_y = PlayWindow._scene_y
-    on_mouse_motion = PlayWindow.on_mouse_motion
-    on_mouse_drag = PlayWindow.on_mouse_drag
-    on_mouse_press = PlayWindow.on_mouse_press
-    on_mouse_release = PlayWindow.on_mouse_release
-    on_mouse_leave = PlayWindow.on_mouse_leave
-    on_key_press = PlayWindow.on_key_press
-
-    def __init__(self, ctl):
-        self.ctl, self.studio, self.width, self.height = ctl, _Hooks(), *SIZE
-
-    def close(self):
-        pass
-
-
 @pytest.fixture
 def sandbox(tmp_path):
     path = tmp_path / "sandbox.toml"
     path.write_text(LEVEL)
     scene = Scene.load(path, size=SIZE)
     ctl = Controller(scene, out_dir=tmp_path)
-    yield _Window(ctl), ctl, path
+    yield Handlers(ctl, SIZE), ctl, path
     ctl.scene.close()
 
 

@@ -13,38 +13,10 @@ from PIL import Image
 from ropework import script, snapshot
 from ropework.cli import main
 from ropework.controller import Controller
-from ropework.window import PlayWindow
+from tests.game.handlers import Handlers
 
 SIZE = (640, 360)
 DT = 1 / 60
-
-
-class _Hooks:
-    """The studio's window hooks, closed: they take no event."""
-
-    def pointer(self, *a):
-        return False
-
-    def key(self, *a):
-        return False
-
-
-class _Window:
-    """The pointer and key handlers of PlayWindow, on a controller, with no GL window."""
-    scene = PlayWindow.scene
-    _scene_y = PlayWindow._scene_y
-    on_mouse_motion = PlayWindow.on_mouse_motion
-    on_mouse_drag = PlayWindow.on_mouse_drag
-    on_mouse_press = PlayWindow.on_mouse_press
-    on_mouse_release = PlayWindow.on_mouse_release
-    on_mouse_leave = PlayWindow.on_mouse_leave
-    on_key_press = PlayWindow.on_key_press
-
-    def __init__(self, ctl):
-        self.ctl, self.studio, self.width, self.height = ctl, _Hooks(), *SIZE
-
-    def close(self):
-        pass
 
 
 def _play(win, ctl, digests):
@@ -76,7 +48,7 @@ def test_a_window_recording_replays_headless_step_for_step(scenes, tmp_path, gl_
     s = scenes("rope.toml", size=SIZE, seed=4)
     s.step(33)                                       # recording starts mid-run: the snapshot takes it from there
     ctl = Controller(s, out_dir=tmp_path)
-    win = _Window(ctl)
+    win = Handlers(ctl, SIZE)
     win.on_key_press(arcade.key.I, 0)
     assert ctl.input is not None and ctl.status.startswith("● INPUT")
     digests: dict[int, dict] = {}            # steps since the recording began → the state then
