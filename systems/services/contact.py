@@ -156,6 +156,23 @@ def distance(c, px, py, shape, centre, axis, half, radius, verts, vstart):
     return dist, nlx * ca - nly * sa, nlx * sa + nly * ca
 
 
+@numba.njit(inline="always")
+def friction(tx, ty, nx, ny, pen, mu_s, mu_k):
+    """(tx, ty, f): the tangential part of a contact's motion (tx, ty) since the step began, against
+    the normal (nx, ny), and the share f of it friction takes back for a push of ``pen`` px: all of
+    it while shorter than mu_s · pen (the point sticks), else mu_k · pen of its length (it slides);
+    0 when there is none."""
+    dn = tx * nx + ty * ny
+    tx -= dn * nx
+    ty -= dn * ny
+    tl = math.sqrt(tx * tx + ty * ty)
+    if tl <= 0.0:
+        return tx, ty, 0.0
+    if tl < mu_s * pen:
+        return tx, ty, 1.0
+    return tx, ty, min(mu_k * pen / tl, 1.0)
+
+
 @kernel()
 def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
          grid, cells, items, near, near_cell, count, cw, cprev, box, hold, offset, hold_pull, held_by):
@@ -206,19 +223,9 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
             if wc == 0.0:          # a static or kinematic shape: the point takes the whole correction
                 px += nx * pen
                 py += ny * pen
-                tx = px - prev[i, 0]       # motion since the step began, its tangential part
-                ty = py - prev[i, 1]
-                dn = tx * nx + ty * ny
-                tx -= dn * nx
-                ty -= dn * ny
-                tl = math.sqrt(tx * tx + ty * ty)
-                if tl > 0.0:
-                    if tl < mu_s[c] * pen:
-                        f = 1.0
-                    else:
-                        f = min(mu_k[c] * pen / tl, 1.0)
-                    px -= tx * f
-                    py -= ty * f
+                tx, ty, f = friction(px - prev[i, 0], py - prev[i, 1], nx, ny, pen, mu_s[c], mu_k[c])
+                px -= tx * f
+                py -= ty * f
             else:                  # a dynamic one: split by inverse mass, friction on the motion relative to it
                 wp = np.float64(inv_mass[i])
                 w = wp + wc
@@ -228,21 +235,12 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
                 py += ny * pen * sp
                 cx = centre[c, 0] - nx * pen * sc
                 cy = centre[c, 1] - ny * pen * sc
-                tx = (px - prev[i, 0]) - (cx - cprev[c, 0])
-                ty = (py - prev[i, 1]) - (cy - cprev[c, 1])
-                dn = tx * nx + ty * ny
-                tx -= dn * nx
-                ty -= dn * ny
-                tl = math.sqrt(tx * tx + ty * ty)
-                if tl > 0.0:
-                    if tl < mu_s[c] * pen:
-                        f = 1.0
-                    else:
-                        f = min(mu_k[c] * pen / tl, 1.0)
-                    px -= tx * f * sp
-                    py -= ty * f * sp
-                    cx += tx * f * sc
-                    cy += ty * f * sc
+                tx, ty, f = friction((px - prev[i, 0]) - (cx - cprev[c, 0]), (py - prev[i, 1]) - (cy - cprev[c, 1]),
+                                     nx, ny, pen, mu_s[c], mu_k[c])
+                px -= tx * f * sp
+                py -= ty * f * sp
+                cx += tx * f * sc
+                cy += ty * f * sc
                 centre[c, 0] = cx
                 centre[c, 1] = cy
             pos[i, 0] = px
