@@ -379,39 +379,6 @@ def bounce(shape, centre, axis, half, radius, verts, vstart, reach, cw, cprev, r
     return sweeps
 
 
-@kernel()
-def sweep(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
-          cw, cprev, box, hold, offset, hold_pull, held_by):
-    """Once a step: a free point that moved further than ``step`` px is walked from prev toward pos
-    in steps of at most ``step``; at the first sample inside a collider (within its radius) it stops."""
-    for i in range(pos.shape[0]):
-        if inv_mass[i] == 0.0:
-            continue
-        ax = np.float64(prev[i, 0])
-        ay = np.float64(prev[i, 1])
-        mx = pos[i, 0] - ax
-        my = pos[i, 1] - ay
-        length = math.sqrt(mx * mx + my * my)
-        if length <= step:
-            continue
-        n = min(int(math.ceil(length / step)), MAX_SWEEP)
-        r = pr[i]
-        hit = False
-        for s in range(1, n):
-            f = s / n
-            qx = ax + mx * f
-            qy = ay + my * f
-            for c in range(shape.shape[0]):
-                d, _, _ = distance(c, qx, qy, shape, centre, axis, half, radius, verts, vstart)
-                if d < r:
-                    hit = True
-                    break
-            if hit:
-                pos[i, 0] = qx
-                pos[i, 1] = qy
-                break
-
-
 @numba.njit(inline="always")
 def _sweep(pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, near, count):
     """A point of the broad phase's (its move is in its margin, so no other can reach a shape)
