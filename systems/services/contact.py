@@ -36,6 +36,7 @@ import numpy as np
 
 from ropework.components.collider import BOX, CAPSULE, CIRCLE, PLANE, POLYGON, Colliders
 from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import select as _select
 from ropework.systems.services.solver import ConstraintType, constraint_type
 
 ARC = 40              # segments in a full circle's outline (drawn, and picked by the pointer)
@@ -64,85 +65,96 @@ def margin(r, mx, my):
 
 
 @numba.njit(inline="always")
+def _circle(ex, ey, r, one):
+    """(d, nx, ny) for a point at (ex, ey) from a circle's centre, radius r: the signed distance
+    and the outward normal; at the centre, straight up. ``one`` is 1 in the float type the caller
+    computes in (the passes' lanes: float32; a point alone: float64): these are selects, not
+    branches, so a loop over lanes vectorises, and every constant takes the caller's type."""
+    d = math.sqrt(ex * ex + ey * ey)
+    small = d < 1e-9
+    d = _select(small, one, d)
+    return _select(small, -r, d - r), _select(small, one - one, ex / d), _select(small, -one, ey / d)
+
+
+@numba.njit(inline="always")
+def _capsule(lx, ly, h, r, one):
+    """(d, nx, ny) in a capsule's frame: a segment from (-h, 0) to (h, 0), radius r (`_circle`'s
+    ``one``). On the segment itself, straight up."""
+    qx = min(max(lx, -h), h)
+    ex = lx - qx
+    d = math.sqrt(ex * ex + ly * ly)
+    small = d < 1e-9
+    d = _select(small, one, d)
+    return _select(small, -r, d - r), _select(small, one - one, ex / d), _select(small, -one, ly / d)
+
+
+@numba.njit(inline="always")
+def _box(lx, ly, hx, hy, one):
+    """(d, nx, ny) in a box's frame: half width hx, half height hy (`_circle`'s ``one``)."""
+    zero = one - one
+    qx = abs(lx) - hx
+    qy = abs(ly) - hy
+    ox = max(qx, zero)
+    oy = max(qy, zero)
+    outside = (qx > zero) | (qy > zero)
+    out = _select(outside, math.sqrt(ox * ox + oy * oy), one)   # inside: unused, and nothing divides by 0
+    side = qx > qy                  # inside: the nearer of the two pairs of sides
+    d = _select(outside, out, _select(side, qx, qy))
+    nx = _select(outside, math.copysign(ox / out, lx), _select(side, math.copysign(one, lx), zero))
+    ny = _select(outside, math.copysign(oy / out, ly), _select(side, zero, math.copysign(one, ly)))
+    return d, nx, ny
+
+
+@numba.njit(inline="always")
+def _edge(lx, ly, ax, ay, bx, by, one):
+    """A convex polygon's edge from (ax, ay) to (bx, by), counter-clockwise on screen (y down), and
+    a point (lx, ly) in its frame: (sd, nx, ny, dd, dx, dy) — the signed distance from the edge's
+    line along its outward normal (nx, ny) = (ey, -ex) / |e|, and the offset (dx, dy) of the point
+    from the nearest point of the edge, dd long (`_circle`'s ``one``)."""
+    ex = bx - ax
+    ey = by - ay
+    le = math.sqrt(ex * ex + ey * ey)
+    nx = ey / le
+    ny = -ex / le
+    sd = (lx - ax) * nx + (ly - ay) * ny
+    u = ((lx - ax) * ex + (ly - ay) * ey) / (le * le)
+    u = min(max(u, one - one), one)
+    dx = lx - (ax + u * ex)
+    dy = ly - (ay + u * ey)
+    return sd, nx, ny, math.sqrt(dx * dx + dy * dy), dx, dy
+
+
+@numba.njit(inline="always")
 def distance(c, px, py, shape, centre, axis, half, radius, verts, vstart):
     """(d, nx, ny): the signed distance of (px, py) from collider c's surface (negative inside)
-    and the outward normal there."""
+    and the outward normal there, float64."""
     cx = px - centre[c, 0]
     cy = py - centre[c, 1]
     ca = axis[c, 0]
     sa = axis[c, 1]
     s = shape[c]
     if s == PLANE:      # normal (sin a, -cos a): angle 0 is a floor, solid below
-        nx = sa
-        ny = -ca
-        return cx * nx + cy * ny, nx, ny
+        return cx * sa + cy * -ca, np.float64(sa), np.float64(-ca)
     if s == CIRCLE:
-        d = math.sqrt(cx * cx + cy * cy)
-        if d < 1e-9:
-            return -radius[c], 0.0, -1.0
-        return d - radius[c], cx / d, cy / d
+        return _circle(cx, cy, np.float64(radius[c]), 1.0)
     lx = cx * ca + cy * sa       # into the shape's frame
     ly = -cx * sa + cy * ca
     if s == CAPSULE:
-        h = half[c, 0]
-        qx = min(max(lx, -h), h)
-        ex = lx - qx
-        ey = ly
-        d = math.sqrt(ex * ex + ey * ey)
-        if d < 1e-9:
-            ex, ey, d = 0.0, -1.0, 1.0
-            dist = -radius[c]
-        else:
-            dist = d - radius[c]
-        nlx = ex / d
-        nly = ey / d
+        dist, nlx, nly = _capsule(lx, ly, np.float64(half[c, 0]), np.float64(radius[c]), 1.0)
     elif s == BOX:
-        hx = half[c, 0]
-        hy = half[c, 1]
-        qx = abs(lx) - hx
-        qy = abs(ly) - hy
-        if qx > 0.0 or qy > 0.0:
-            ox = max(qx, 0.0)
-            oy = max(qy, 0.0)
-            dist = math.sqrt(ox * ox + oy * oy)
-            nlx = math.copysign(ox / dist, lx)
-            nly = math.copysign(oy / dist, ly)
-        elif qx > qy:
-            dist = qx
-            nlx = math.copysign(1.0, lx)
-            nly = 0.0
-        else:
-            dist = qy
-            nlx = 0.0
-            nly = math.copysign(1.0, ly)
-    else:   # POLYGON, convex, counter-clockwise on screen (y down): outward normal of edge e is (ey, -ex)
+        dist, nlx, nly = _box(lx, ly, np.float64(half[c, 0]), np.float64(half[c, 1]), 1.0)
+    else:   # POLYGON: inside, the nearest edge's line; outside, the nearest point of an edge
         v0 = vstart[c]
-        v1 = vstart[c + 1]
-        k = v1 - v0
+        k = vstart[c + 1] - v0
         inside = -1e30
-        inx = 0.0
-        iny = 0.0
+        inx = iny = 0.0
         best = 1e30
-        bnx = 0.0
-        bny = 0.0
+        bnx = bny = 0.0
         for t in range(k):
-            ax = verts[v0 + t, 0]
-            ay = verts[v0 + t, 1]
-            bx = verts[v0 + (t + 1) % k, 0]
-            by = verts[v0 + (t + 1) % k, 1]
-            ex = bx - ax
-            ey = by - ay
-            le = math.sqrt(ex * ex + ey * ey)
-            nx = ey / le
-            ny = -ex / le
-            sd = (lx - ax) * nx + (ly - ay) * ny
+            sd, nx, ny, dd, dx, dy = _edge(lx, ly, verts[v0 + t, 0], verts[v0 + t, 1], verts[v0 + (t + 1) % k, 0],
+                                           verts[v0 + (t + 1) % k, 1], 1.0)
             if sd > inside:
                 inside, inx, iny = sd, nx, ny
-            u = ((lx - ax) * ex + (ly - ay) * ey) / (le * le)
-            u = min(max(u, 0.0), 1.0)
-            dx = lx - (ax + u * ex)
-            dy = ly - (ay + u * ey)
-            dd = math.sqrt(dx * dx + dy * dy)
             if dd < best:
                 best = dd
                 if dd > 1e-9:
@@ -157,20 +169,18 @@ def distance(c, px, py, shape, centre, axis, half, radius, verts, vstart):
 
 
 @numba.njit(inline="always")
-def friction(tx, ty, nx, ny, pen, mu_s, mu_k):
+def friction(tx, ty, nx, ny, pen, mu_s, mu_k, one):
     """(tx, ty, f): the tangential part of a contact's motion (tx, ty) since the step began, against
     the normal (nx, ny), and the share f of it friction takes back for a push of ``pen`` px: all of
     it while shorter than mu_s · pen (the point sticks), else mu_k · pen of its length (it slides);
-    0 when there is none."""
+    0 when there is none. Selects, as `_circle` (and its ``one``)."""
     dn = tx * nx + ty * ny
     tx -= dn * nx
     ty -= dn * ny
     tl = math.sqrt(tx * tx + ty * ty)
-    if tl <= 0.0:
-        return tx, ty, 0.0
-    if tl < mu_s * pen:
-        return tx, ty, 1.0
-    return tx, ty, min(mu_k * pen / tl, 1.0)
+    moving = tl > one - one
+    f = _select(tl < mu_s * pen, one, min(mu_k * pen / _select(moving, tl, one), one))
+    return tx, ty, _select(moving, f, one - one)
 
 
 @kernel()
@@ -223,7 +233,7 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
             if wc == 0.0:          # a static or kinematic shape: the point takes the whole correction
                 px += nx * pen
                 py += ny * pen
-                tx, ty, f = friction(px - prev[i, 0], py - prev[i, 1], nx, ny, pen, mu_s[c], mu_k[c])
+                tx, ty, f = friction(px - prev[i, 0], py - prev[i, 1], nx, ny, pen, mu_s[c], mu_k[c], 1.0)
                 px -= tx * f
                 py -= ty * f
             else:                  # a dynamic one: split by inverse mass, friction on the motion relative to it
@@ -236,7 +246,7 @@ def push(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
                 cx = centre[c, 0] - nx * pen * sc
                 cy = centre[c, 1] - ny * pen * sc
                 tx, ty, f = friction((px - prev[i, 0]) - (cx - cprev[c, 0]), (py - prev[i, 1]) - (cy - cprev[c, 1]),
-                                     nx, ny, pen, mu_s[c], mu_k[c])
+                                     nx, ny, pen, mu_s[c], mu_k[c], 1.0)
                 px -= tx * f * sp
                 py -= ty * f * sp
                 cx += tx * f * sc
