@@ -74,6 +74,7 @@ class Colliders:
     near: np.ndarray | None = field(default=None, compare=False, repr=False)
     near_cell: np.ndarray | None = field(default=None, compare=False, repr=False)
     count: np.ndarray | None = field(default=None, compare=False, repr=False)
+    lanes: tuple | None = field(default=None, compare=False, repr=False)   # `contact.row_scratch`'s, by chain groups
 
     @property
     def dynamic(self) -> np.ndarray:

@@ -32,7 +32,8 @@ import numpy as np
 
 from ropework.components.solve import Extras
 from ropework.systems.integrate import integrate
-from ropework.systems.relax import clamp, relax_body, solve_near
+from ropework.systems.relax import big, clamp, relax_body, schedule, solve_near
+from ropework.systems.services import contact
 from ropework.systems.services import projections as pj
 from ropework.systems.services.settle import settle
 
@@ -51,8 +52,9 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
     for t, _, comp in table:
         if t.advance is not None:
             t.advance(comp, forces, dt)
+    touch = _lanes(pts, con, ex, table)      # when taken, its broad phase is the colliders' begin
     for t, args, _ in table:
-        if t.begin is not None:
+        if t.begin is not None and touch is None:
             t.begin(pts.pos, pts.prev, pts.inv_mass, *args)
     every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
     if ex.contact is not None:
@@ -62,7 +64,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
         passes = max(int(con.passes), 0)
         near = _near(ex, table)
         if near is not None and solve_near(pts, con, lo, hi, passes, near,
-                                           lambda: _each_pass(pts, table, near, lo, hi)):
+                                           lambda: _each_pass(pts, table, near, lo, hi), touch):
             passes = 0                        # solved: the links away from the contacts fused
         for _ in range(passes):
             relax_body(pts, con, lo, hi, 1)
@@ -139,6 +141,30 @@ def _near(ex: Extras, table) -> np.ndarray | None:
             return None
         parts.append(t.near(*args))
     return parts[0] if len(parts) == 1 else np.unique(np.concatenate(parts)).astype(np.int32)
+
+
+def _lanes(pts, con, ex: Extras, table) -> tuple | None:
+    """The colliders' contacts solved inside the lane kernels of the body's chain groups
+    (`relax.solve_near`'s ``touch``), after `contact.rows` has run as this step's broad phase; or
+    None, and the colliders' own ``begin`` and `push` take every point: a body with other extras
+    or types, 3-D or `big`, without chain groups, or whose colliders move as bodies or hold points
+    (their corrections are shared with a collider, which lanes cannot do at once)."""
+    if (len(table) != 1 or table[0][0] is not contact.COLLIDERS or ex.bending is not None
+            or ex.attachments is not None or ex.contact is not None or ex.compliance is not None):
+        return None
+    _, args, col = table[0]
+    if col.inv_mass is not None or col.hold is not None or pts.pos.shape[1] != 2:
+        return None
+    schedule(con, pts.pos.shape)
+    s = con.schedule
+    if big(s.n) or (s.paths[0] is None and s.paths[1] is None):
+        return None
+    groups, _, pmap, _, free, loose = s.views
+    if s.others is None:
+        s.others = np.union1d(free, loose).astype(np.int32)
+    gstart, ent, side, span, acc = contact.row_scratch(col, groups)
+    contact.rows(pts.pos, pts.prev, pts.inv_mass, *args[:18], groups, pmap, s.others, gstart, ent, side, span)
+    return (gstart, ent, side, acc, *args[:9])
 
 
 def _each_pass(pts, table, near, lo, hi) -> None:

@@ -302,6 +302,7 @@ class Schedule:
     parts: list | None = None    # the chain groups' pieces for `solve_split`, made by it
     lanes: list | None = None    # each piece's `chain_scratch`, made by `solve_split`
     owner: np.ndarray | None = None   # int32[n]: each point's chain group, -1 none; made by `solve_near`
+    others: np.ndarray | None = None  # int32: the points in no chain group; made by `project` for contacts in the lanes
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
@@ -391,12 +392,13 @@ def _repair_lanes(s, o, lanes, three, halves, live_all, row, wf, r, ro, dv, do):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _clamp_lanes(s, q, lo, hi, rows, lanes, row, wf):
-    """Clamp coordinate q of the free point slots of ``rows`` rows into [lo, hi] (``row``
-    floats per slot row, the weights at field ``wf``)."""
+def _clamp_lanes(s, q, lo, hi, rows, lanes, row, wf, o=0):
+    """Clamp coordinate q of the free point slots of ``rows`` rows from s[o] on into [lo, hi]
+    (``row`` floats per slot row, the weights at field ``wf``)."""
+    o = max(o, 0)     # known not negative: numba's index wraparound folds away and the lanes vectorise
     for k in range(rows):
         for lane in range(lanes):
-            t = k * row + lane
+            t = o + k * row + lane
             x = s[q * lanes + t]
             y = _select(x < lo, lo, x)
             y = _select(y > hi, hi, y)
@@ -462,7 +464,7 @@ def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0, row):
             pos[p, 2] = s[2 * lanes + t]
 
 
-def _chains_kernel(lanes: int, three: bool, general: bool):
+def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
     skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
     into the kernel as constants, so numba compiles one loop body, and only for the variants a
@@ -484,7 +486,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
     plain = lanes == WIDE   # the WIDE kernels only (no shipped level runs them, so no cold start pays for the copy)
     row = FIELDS * lanes
 
-    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo, s, full):
+    def chains(pos, inv_mass, rest, passes, lo, hi, share, groups, cmap, pmap, redo, s, full, *tk):
         share = np.float32(share)         # float32 / float32: the divisors the level order makes too
         d = pos.shape[1]
         if d != (3 if three else 2):   # and below it, LLVM knows d: each point's address without a multiply
@@ -498,6 +500,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                 kmax = k if k > kmax else kmax
         if s.shape[0] < (kmax + 1) * row or full.shape[0] < kmax + 1:   # no bounds checks below
             raise ValueError("a chain kernel was given a lane scratch too small for its groups")
+        if touch:     # the contacts' arrays (`solve_near`'s touch), taken out of their tuple once
+            gstart, ent, side, acc, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k = tk
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
@@ -546,6 +550,14 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes, row, 3)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes, row, 3)
+                if touch:     # the group's rows' contacts, each row then clamped again as `push`'s points are
+                    for e in range(gstart[g], gstart[g + 1]):
+                        o = ent[0, e] * row
+                        contact.touch_row(s, o, lanes, side, 3 * (groups[g, 1] + ent[0, e] * lanes), acc, ent[1, e],
+                                          shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k)
+                        if lo is not None and lo.shape[0] == d:
+                            _clamp_lanes(s, 0, lo[0], hi[0], 1, lanes, row, 3, o)
+                            _clamp_lanes(s, 1, lo[1], hi[1], 1, lanes, row, 3, o)
             for k in range(reps + 1):
                 for lane in range(lanes):
                     p = pm[k * lanes + lane]
@@ -557,7 +569,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool):
                             pos[p, 2] = s[2 * lanes + t]
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
-                                             f"{'_any' if general else ''}")
+                                             f"{'_any' if general else ''}{'_touch' if touch else ''}")
     return kernel(error_model="numpy")(chains)
 
 
@@ -703,6 +715,8 @@ _CHAINS = {(w, t, g, False): k for (w, t, g), k in zip(
      _chains_wide2_any, _chains_narrow2_any, _chains_wide3_any, _chains_narrow3_any))}
 _CHAINS.update({(w, t, g, True): _chains_big_kernel(w, t, g)   # `big` bodies: `_chains_wide2_any_big`, ...
                 for g in (False, True) for t in (False, True) for w in (WIDE, NARROW)})
+# 2-D chain groups with their contacts in every pass (`solve_near`'s ``touch``): any divisor, as `solve_near`'s
+_TOUCH = {w: _chains_kernel(w, False, True, True) for w in (WIDE, NARROW)}   # `_chains_wide2_any_touch`, ...
 
 
 def chain_scratch(groups) -> tuple:
@@ -1047,14 +1061,21 @@ def solve_split(pos, inv_mass, rest, passes, lo, hi, s: Schedule, share) -> None
         clamp(pos, inv_mass, loose, lo, hi)
 
 
-def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndarray, each_pass) -> bool:
+def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndarray, each_pass, touch=None) -> bool:
     """``passes`` sweeps of one body's links with ``each_pass()`` after each, where each_pass moves
     only the points ``near`` (int32): the chain groups holding none of them take all their passes
     in one kernel call, as a body without extras does, and so does the level-ordered rest when it
     holds none; the others go pass by pass with each_pass between. They share no point, so every
     point ends with the bits of the plain pass-by-pass loop (`relax_body` with 1, then each_pass,
     ``passes`` times). False, with nothing done, for a `big` body (its lane cache is the plain
-    loop's)."""
+    loop's).
+
+    ``touch``: the colliders' contacts for the chain groups, solved inside their lane kernels
+    (`contact.rows`' (gstart, ent, side), its acc, then the colliders' shape arrays as `push`
+    takes them): every chain group then takes all its passes in one call, each pass followed by
+    its rows' contacts in the lanes (`contact.touch_row`), and ``near`` holds only points in no
+    chain group. Not the plain loop's bits: the lanes meet a shape in float32, every lane of a
+    row at once, where `push` meets it point by point in float64."""
     schedule(con, pts.pos.shape)
     s = con.schedule
     groups, cmap, pmap, order, free, loose = s.views
@@ -1073,7 +1094,12 @@ def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndar
     pos, inv_mass, rest, share = pts.pos, pts.inv_mass, con.rest, con.share
     scratch = chain_scratch(groups)
     still, moving = [], []
-    for out, skip in ((still, busy[:ng]), (moving, ~busy[:ng])):
+    if touch is not None:
+        if s.paths[2] is not None:
+            raise ValueError("contacts in the lanes are for 2-D chains")
+        still.extend((_TOUCH[w], (groups, cmap, pmap, False, *scratch, *touch))
+                     for w, on in ((WIDE, s.paths[0]), (NARROW, s.paths[1])) if on is not None)
+    for out, skip in ((still, busy[:ng]), (moving, ~busy[:ng])) if touch is None else ():
         if ng and not skip.all():             # a group of 0 lanes is one no kernel runs
             part = groups.copy()
             part[:ng, 2][skip] = 0

@@ -13,9 +13,10 @@ A 100,000-point curtain among 32 shapes then tests a fraction of its points a pa
 against every shape.
 
 Tunnelling: once a step, after the broad phase, a point whose move this step is longer
-than half the thinnest collider is walked from its step start toward its position in steps of
-that half width; the first sample inside a collider is where it stops. A rope end thrown at
-5,000 px/s moves 83 px a step: against a 10 px box it is sampled every 5 px.
+than half the thinnest collider's width grown by the point's radius on both sides (the shape
+contact meets it as) is walked from its step start toward its position in steps of that half
+width; the first sample inside a collider is where it stops. A rope end of radius 3 thrown at
+5,000 px/s moves 83 px a step: against a 10 px box it is sampled every 8 px.
 
 Dynamic colliders (`Colliders.inv_mass` > 0) are bodies of their own, translation only: once a
 step (`advance`) each centre takes the points' Verlet step (gravity, the body's damping); in every
@@ -181,6 +182,113 @@ def friction(tx, ty, nx, ny, pen, mu_s, mu_k, one):
     moving = tl > one - one
     f = _select(tl < mu_s * pen, one, min(mu_k * pen / _select(moving, tl, one), one))
     return tx, ty, _select(moving, f, one - one)
+
+
+@numba.njit(inline="always")
+def _lane_push(x, y, w, x0, y0, r, d, nx, ny, mu_s, mu_k, one):
+    """(x, y): `push`'s static contact for a point at (x, y) weighing w, at (x0, y0) when the
+    step began, of radius r, given its signed distance d from the shape and the normal (nx, ny):
+    a point not inside (or pinned, or a lane's padding: w = 0) keeps its bits. Scalars in and
+    out: an array argument to an inlined function inside a loop over lanes keeps numba's
+    reference counts in the loop, which then does not vectorise."""
+    pen = r - d
+    live = (pen > one - one) & (w != one - one)
+    px = x + nx * pen
+    py = y + ny * pen
+    tx, ty, f = friction(px - x0, py - y0, nx, ny, pen, mu_s, mu_k, one)
+    return _select(live, px - tx * f, x), _select(live, py - ty * f, y)
+
+
+@numba.njit(inline="always")
+def touch_row(s, o, lanes, side, so, acc, c, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k):
+    """Contact of one point slot row of a chain group's lane scratch (its slots at s[o + lane],
+    `_lane_push`) with the static or kinematic collider c, every lane at once in float32: the
+    shape's `distance`, each lane's push and friction, as `push` does for a point alone. side[so:]:
+    the row's step-start positions and radii (`rows`); acc: 6 · lanes floats, a polygon's running
+    nearest edges."""
+    o = max(o, 0)     # offsets LLVM knows are not negative: numba's negative-index wraparound then folds
+    so = max(so, 0)   # away, and the loops over lanes vectorise (with it they stay scalar, ~6x slower)
+    one = np.float32(1.0)
+    zero = np.float32(0.0)
+    cx = np.float32(centre[c, 0])
+    cy = np.float32(centre[c, 1])
+    ca = np.float32(axis[c, 0])
+    sa = np.float32(axis[c, 1])
+    mus = np.float32(mu_s[c])
+    muk = np.float32(mu_k[c])
+    r = np.float32(radius[c])
+    hx = np.float32(half[c, 0])
+    hy = np.float32(half[c, 1])
+    sh = shape[c]
+    if sh == CIRCLE:      # each shape its own loop over the lanes, with no branch in it
+        for lane in range(lanes):
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            d, nx, ny = _circle(x - cx, y - cy, r, one)
+            s[o + lane], s[o + lanes + lane] = _lane_push(x, y, s[o + 3 * lanes + lane], side[so + lane],
+                                                          side[so + lanes + lane], side[so + 2 * lanes + lane],
+                                                          d, nx, ny, mus, muk, one)
+    elif sh == PLANE:
+        for lane in range(lanes):
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            s[o + lane], s[o + lanes + lane] = _lane_push(x, y, s[o + 3 * lanes + lane], side[so + lane],
+                                                          side[so + lanes + lane], side[so + 2 * lanes + lane],
+                                                          (x - cx) * sa + (y - cy) * -ca, sa, -ca, mus, muk, one)
+    elif sh == CAPSULE:
+        for lane in range(lanes):
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            d, nlx, nly = _capsule((x - cx) * ca + (y - cy) * sa, -(x - cx) * sa + (y - cy) * ca, hx, r, one)
+            s[o + lane], s[o + lanes + lane] = _lane_push(x, y, s[o + 3 * lanes + lane], side[so + lane],
+                                                          side[so + lanes + lane], side[so + 2 * lanes + lane], d,
+                                                          nlx * ca - nly * sa, nlx * sa + nly * ca, mus, muk, one)
+    elif sh == BOX:
+        for lane in range(lanes):
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            d, nlx, nly = _box((x - cx) * ca + (y - cy) * sa, -(x - cx) * sa + (y - cy) * ca, hx, hy, one)
+            s[o + lane], s[o + lanes + lane] = _lane_push(x, y, s[o + 3 * lanes + lane], side[so + lane],
+                                                          side[so + lanes + lane], side[so + 2 * lanes + lane], d,
+                                                          nlx * ca - nly * sa, nlx * sa + nly * ca, mus, muk, one)
+    else:                 # POLYGON: edge by edge, each lane's nearest kept in acc (`distance`'s loop, turned)
+        v0 = vstart[c]
+        k = vstart[c + 1] - v0
+        for lane in range(lanes):
+            acc[lane] = np.float32(-1e30)          # inside: the largest edge distance, and its normal
+            acc[lanes + lane] = zero
+            acc[2 * lanes + lane] = zero
+            acc[3 * lanes + lane] = np.float32(1e30)   # outside: the nearest point's distance, and its normal
+            acc[4 * lanes + lane] = zero
+            acc[5 * lanes + lane] = zero
+        for t in range(k):
+            ax = verts[v0 + t, 0]
+            ay = verts[v0 + t, 1]
+            bx = verts[v0 + (t + 1) % k, 0]
+            by = verts[v0 + (t + 1) % k, 1]
+            for lane in range(lanes):
+                ex = s[o + lane] - cx
+                ey = s[o + lanes + lane] - cy
+                sd, nx, ny, dd, dx, dy = _edge(ex * ca + ey * sa, -ex * sa + ey * ca, ax, ay, bx, by, one)
+                more = sd > acc[lane]
+                acc[lane] = _select(more, sd, acc[lane])
+                acc[lanes + lane] = _select(more, nx, acc[lanes + lane])
+                acc[2 * lanes + lane] = _select(more, ny, acc[2 * lanes + lane])
+                near = dd < acc[3 * lanes + lane]
+                apart = dd > 1e-9
+                acc[3 * lanes + lane] = _select(near, dd, acc[3 * lanes + lane])
+                acc[4 * lanes + lane] = _select(near, _select(apart, dx / dd, nx), acc[4 * lanes + lane])
+                acc[5 * lanes + lane] = _select(near, _select(apart, dy / dd, ny), acc[5 * lanes + lane])
+        for lane in range(lanes):
+            inside = acc[lane] <= zero
+            d = _select(inside, acc[lane], acc[3 * lanes + lane])
+            nlx = _select(inside, acc[lanes + lane], acc[4 * lanes + lane])
+            nly = _select(inside, acc[2 * lanes + lane], acc[5 * lanes + lane])
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            s[o + lane], s[o + lanes + lane] = _lane_push(x, y, s[o + 3 * lanes + lane], side[so + lane],
+                                                          side[so + lanes + lane], side[so + 2 * lanes + lane], d,
+                                                          nlx * ca - nly * sa, nlx * sa + nly * ca, mus, muk, one)
 
 
 @kernel()
@@ -390,60 +498,67 @@ def bounce(shape, centre, axis, half, radius, verts, vstart, reach, cw, cprev, r
 
 
 @numba.njit(inline="always")
-def _sweep(pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, near, count):
-    """A point of the broad phase's (its move is in its margin, so no other can reach a shape)
-    that moved further than ``step`` px is walked from prev toward pos in steps of at most
-    ``step``; at the first sample inside a collider (within its radius) it stops. Only the
-    colliders whose bounding circle the move passes within reach of are sampled."""
-    k = shape.shape[0]
-    for j in range(count[0]):
-        i = near[j]
-        ax = np.float64(prev[i, 0])
-        ay = np.float64(prev[i, 1])
-        mx = pos[i, 0] - ax
-        my = pos[i, 1] - ay
-        length = math.sqrt(mx * mx + my * my)
-        if length <= step:
-            continue
-        n = min(int(math.ceil(length / step)), MAX_SWEEP)
-        r = pr[i]
-        first = n                              # the earliest sample inside any collider
-        for c in range(k):
-            if shape[c] != PLANE:              # the move's closest approach to the centre
-                u = ((centre[c, 0] - ax) * mx + (centre[c, 1] - ay) * my) / (length * length)
-                u = min(max(u, 0.0), 1.0)
-                dx = ax + mx * u - centre[c, 0]
-                dy = ay + my * u - centre[c, 1]
-                far = reach[c] + r
-                if dx * dx + dy * dy > far * far:
-                    continue
-            for s in range(1, first):
-                f = s / n
-                d, _, _ = distance(c, ax + mx * f, ay + my * f, shape, centre, axis, half, radius, verts, vstart)
-                if d < r:
-                    first = s
-                    break
-        if first < n:
-            f = first / n
-            pos[i, 0] = ax + mx * f
-            pos[i, 1] = ay + my * f
+def _fast(i, pos, prev, step, pr):
+    """Whether point i moved further this step than ``step`` (half the thinnest collider's width)
+    and its radius: half that width grown by the radius on both sides (then `_sweep_one` walks it)."""
+    mx = pos[i, 0] - np.float64(prev[i, 0])
+    my = pos[i, 1] - np.float64(prev[i, 1])
+    h = step + pr[i]
+    return mx * mx + my * my > h * h
 
 
 @numba.njit(inline="always")
-def _broad(pos, prev, inv_mass, shape, centre, axis, reach, pr, grid, cells, items, near, near_cell, count):
-    """The step's broad phase: a grid of at most `GRID` × `GRID` cells over the shapes, each
-    cell listing (ascending) the colliders whose bounding circle, widened by the largest point
-    reach, overlaps it (a plane: every cell); then every free point within reach of one of its
-    cell's colliders (`margin`), with its cell. Conservative for the step: a point moves less
-    than its margin during the passes, so a point left out touches nothing."""
-    n = pos.shape[0]
+def _sweep_one(i, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, cols, c0, c1):
+    """A point the broad phase found near (its move is in its margin, so no other can reach a
+    shape) that moved further than ``step`` px and its radius r (`_fast`: called for those alone)
+    is walked from prev toward pos in steps of at most step + r; at the first sample inside a
+    collider (within its radius) it stops. Of the colliders cols[c0:c1] (those of the point's cell or row, which
+    hold every one its move can reach), only those whose bounding circle the move passes within
+    reach of are sampled. No break and no early return: either, in a function inlined into a
+    loop, left numba's reference counts in the loop (10x slower)."""
+    ax = np.float64(prev[i, 0])
+    ay = np.float64(prev[i, 1])
+    mx = pos[i, 0] - ax
+    my = pos[i, 1] - ay
+    length = math.sqrt(mx * mx + my * my)
+    r = pr[i]
+    n = max(min(int(math.ceil(length / (step + r))), MAX_SWEEP), 1)
+    first = n                              # the earliest sample inside any collider
+    for t in range(c0, c1):
+        c = cols[t]
+        near = True
+        if shape[c] != PLANE:              # the move's closest approach to the centre
+            u = ((centre[c, 0] - ax) * mx + (centre[c, 1] - ay) * my) / max(length * length, 1e-30)
+            u = min(max(u, 0.0), 1.0)
+            dx = ax + mx * u - centre[c, 0]
+            dy = ay + my * u - centre[c, 1]
+            far = reach[c] + r
+            near = dx * dx + dy * dy <= far * far
+        s = 1
+        while near and s < first:
+            f = s / n
+            d, _, _ = distance(c, ax + mx * f, ay + my * f, shape, centre, axis, half, radius, verts, vstart)
+            if d < r:
+                first = s                  # and the loop ends: s + 1 > first
+            s += 1
+    if first < n:
+        f = first / n
+        pos[i, 0] = ax + mx * f
+        pos[i, 1] = ay + my * f
+
+
+@numba.njit(inline="always")
+def _reach(i, pos, prev, pr):
+    """px: how far from a shape's bounding circle point i is looked for (its radius and `margin`)."""
+    return pr[i] + margin(pr[i], pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1])
+
+
+@numba.njit   # not inlined: with its loops inside a caller, numba left reference counts in the caller's
+def _grid(shape, centre, reach, widest, grid, cells, items):
+    """The broad phase's grid: at most `GRID` × `GRID` cells over the shapes, each cell listing
+    (ascending) the colliders whose bounding circle, widened by ``widest`` (the largest point
+    reach), overlaps it (a plane: every cell). grid: x0, y0, cell size, columns, rows."""
     k = shape.shape[0]
-    widest = 0.0
-    for i in range(n):
-        if inv_mass[i] != 0.0:
-            mx = pos[i, 0] - prev[i, 0]
-            my = pos[i, 1] - prev[i, 1]
-            widest = max(widest, pr[i] + margin(pr[i], mx, my))
     x0 = y0 = 1e300
     x1 = y1 = -1e300
     for c in range(k):
@@ -486,34 +601,60 @@ def _broad(pos, prev, inv_mass, shape, centre, axis, reach, pr, grid, cells, ite
             for t in range(cols * rows, 0, -1):
                 cells[t] = cells[t - 1]
             cells[0] = 0
+
+
+@numba.njit(inline="always")
+def _column(x, x0, size, cols):
+    """The grid column holding coordinate x (x0: the grid's left, size: its cell, cols: its
+    columns; a row the same way); outside the grid (or NaN), the nearest edge's."""
+    f = (x - x0) / size
+    a = int(f) if f >= 0.0 else 0
+    return min(a, cols - 1)
+
+
+@numba.njit(inline="always")
+def _near_cell(px, py, r, shape, centre, axis, reach, x0, y0, size, cols, rows, cells, items):
+    """The grid cell of a point at (px, py) when it is within r px (`_reach`) of one of that
+    cell's colliders, else -1 (x0, y0, size, cols, rows: the grid's, `_grid`)."""
+    cell = _column(py, y0, size, rows) * cols + _column(px, x0, size, cols)
+    hit = -1
+    for t in range(cells[cell], cells[cell + 1]):
+        c = items[t]
+        ex = px - centre[c, 0]
+        ey = py - centre[c, 1]
+        if shape[c] == PLANE:             # its distance along the normal (sin a, -cos a)
+            inside = ex * axis[c, 1] - ey * axis[c, 0] <= r
+        else:
+            far = reach[c] + r
+            inside = ex * ex + ey * ey <= far * far
+        if inside and hit < 0:    # no break: one in an inlined loop left numba's reference
+            hit = cell            # counts in every caller's loop (10x slower)
+    return hit
+
+
+@numba.njit
+def _broad(pos, prev, inv_mass, shape, centre, axis, reach, pr, grid, cells, items, near, near_cell, count):
+    """The step's broad phase: the grid (`_grid`), widened by the largest point reach; then every
+    free point within reach of one of its cell's colliders (`margin`), with its cell. Conservative
+    for the step: a point moves less than its margin during the passes, so a point left out
+    touches nothing."""
+    n = pos.shape[0]
+    widest = 0.0
+    for i in range(n):
+        if inv_mass[i] != 0.0:
+            widest = max(widest, _reach(i, pos, prev, pr))
+    _grid(shape, centre, reach, widest, grid, cells, items)
+    x0, y0, size, cols, rows = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
     m = 0
     for i in range(n):
         if inv_mass[i] == 0.0:
             continue
-        px = np.float64(pos[i, 0])
-        py = np.float64(pos[i, 1])
-        fx = (px - x0) / size
-        fy = (py - y0) / size
-        a = int(fx) if fx >= 0.0 else 0       # outside the grid (or NaN): the nearest edge cell
-        b = int(fy) if fy >= 0.0 else 0
-        a = min(a, cols - 1)
-        b = min(b, rows - 1)
-        cell = b * cols + a
-        r = pr[i] + margin(pr[i], pos[i, 0] - prev[i, 0], pos[i, 1] - prev[i, 1])
-        for t in range(cells[cell], cells[cell + 1]):
-            c = items[t]
-            ex = px - centre[c, 0]
-            ey = py - centre[c, 1]
-            if shape[c] == PLANE:             # its distance along the normal (sin a, -cos a)
-                inside = ex * axis[c, 1] - ey * axis[c, 0] <= r
-            else:
-                far = reach[c] + r
-                inside = ex * ex + ey * ey <= far * far
-            if inside:
-                near[m] = i
-                near_cell[m] = cell
-                m += 1
-                break
+        cell = _near_cell(np.float64(pos[i, 0]), np.float64(pos[i, 1]), _reach(i, pos, prev, pr), shape, centre, axis,
+                          reach, x0, y0, size, cols, rows, cells, items)
+        if cell >= 0:
+            near[m] = i
+            near_cell[m] = cell
+            m += 1
     count[0] = m
 
 
@@ -522,7 +663,173 @@ def prepare(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstar
             grid, cells, items, near, near_cell, count, cw, cprev, box, hold, offset, hold_pull, held_by):
     """Once a step, before the passes: the broad phase, then the swept test against tunnelling."""
     _broad(pos, prev, inv_mass, shape, centre, axis, reach, pr, grid, cells, items, near, near_cell, count)
-    _sweep(pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, near, count)
+    for j in range(count[0]):
+        if _fast(near[j], pos, prev, step, pr):
+            _sweep_one(near[j], pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, items,
+                       cells[near_cell[j]], cells[near_cell[j] + 1])
+
+
+@numba.njit(inline="always")
+def _span(span, t, pos, prev, inv_mass, pr, p, slot):
+    """Row t of `rows`' boxes grown by point p (when ``slot`` and it is free): x0, y0, x1, y1, the
+    longest move² and the largest radius."""
+    free = slot & (inv_mass[p] != 0.0)
+    x = np.float64(pos[p, 0])
+    y = np.float64(pos[p, 1])
+    mx = x - prev[p, 0]
+    my = y - prev[p, 1]
+    m2 = mx * mx + my * my
+    rad = np.float64(pr[p])
+    span[0, t] = _select(free & (x < span[0, t]), x, span[0, t])
+    span[1, t] = _select(free & (y < span[1, t]), y, span[1, t])
+    span[2, t] = _select(free & (x > span[2, t]), x, span[2, t])
+    span[3, t] = _select(free & (y > span[3, t]), y, span[3, t])
+    span[4, t] = _select(free & (m2 > span[4, t]), m2, span[4, t])
+    span[5, t] = _select(free & (rad > span[5, t]), rad, span[5, t])
+
+
+@kernel(error_model="numpy")
+def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
+         grid, cells, items, near, near_cell, count, groups, pmap, others, gstart, ent, side, span):
+    """`prepare` for a body whose chain groups take their contacts inside their lane kernels
+    (`relax.solve_near`'s ``touch``): the broad phase by point slot row. Each row of a chain
+    group (point k of each of its lanes, `relax.schedule_arrays`' groups and pmap) is boxed —
+    its free points' extent, widened by the largest of their reaches (`margin`) — and meets
+    every collider whose bounding circle (a plane: its surface) comes within that: the entries
+    (ent[0]: the row, ent[1]: the collider, ascending within a row) of group g are
+    ent[:, gstart[g]:gstart[g + 1]]. A row with entries gets its lanes' step-start positions and
+    radii in ``side`` (3 floats a point slot, at 3 × the slot's row start: x, y, radius, each
+    ``lanes`` long; a padding slot's are 0), and its points that moved further than ``step``
+    their swept test (`_sweep_one`). The points in no chain group (``others``) take `prepare`'s
+    broad phase and sweep, into near, near_cell and count. span: float64[6, rows], scratch.
+    Conservative as `_broad`: a point moves less than its margin during the passes, so a row
+    left out touches nothing; a lane near no shape is met all the same, and stays where it is."""
+    ng = groups.shape[0] - 1
+    widest = 0.0
+    r = 0
+    for g in range(ng):                       # each row's box (x0, y0, x1, y1), longest move² and largest radius
+        lanes = groups[g, 2]
+        p0 = groups[g, 1]
+        rows_g = (groups[g + 1, 1] - p0) // lanes
+        for k in range(rows_g):
+            span[0, r + k] = span[1, r + k] = 1e300
+            span[2, r + k] = span[3, r + k] = -1e300
+            span[4, r + k] = span[5, r + k] = 0.0
+        regular = groups[g, 3] != 0
+        for lane in range(lanes):             # lane by lane, each row of it a separate box: no chain of
+            first = max(pmap[p0 + lane], 0)  # min/max from lane to lane, and (a regular group, `relax.regular`)
+            r0 = max(r, 0)                   # its points read in memory order (not negative: the loop vectorises)
+            if regular:
+                for k in range(rows_g):
+                    _span(span, r0 + k, pos, prev, inv_mass, pr, first + k, True)
+            else:
+                for k in range(rows_g):
+                    q = pmap[p0 + k * lanes + lane]
+                    _span(span, r0 + k, pos, prev, inv_mass, pr, max(q, 0), q >= 0)
+        for k in range(rows_g):
+            rad = span[5, r + k]
+            span[4, r + k] = far = rad + margin(rad, math.sqrt(span[4, r + k]), 0.0)   # the row's reach
+            if span[2, r + k] >= span[0, r + k]:
+                widest = max(widest, far)
+        r += rows_g
+    for j in range(others.shape[0]):
+        if inv_mass[others[j]] != 0.0:
+            widest = max(widest, _reach(others[j], pos, prev, pr))
+    _grid(shape, centre, reach, widest, grid, cells, items)
+    gx, gy, size, cols, nrows = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
+    m = 0
+    r = 0
+    for g in range(ng):                       # each row's colliders
+        gstart[g] = m
+        lanes = groups[g, 2]
+        p0 = groups[g, 1]
+        for k in range((groups[g + 1, 1] - p0) // lanes):
+            x0, y0, x1, y1, far = span[0, r], span[1, r], span[2, r], span[3, r], span[4, r]
+            r += 1
+            if not x1 >= x0:                  # no free point (or NaN)
+                continue
+            first = m
+            for b in range(_column(y0, gy, size, nrows), _column(y1, gy, size, nrows) + 1):
+                for a in range(_column(x0, gx, size, cols), _column(x1, gx, size, cols) + 1):
+                    cell = b * cols + a
+                    for t in range(cells[cell], cells[cell + 1]):
+                        c = items[t]
+                        seen = False
+                        for e in range(first, m):
+                            seen |= ent[1, e] == c
+                        if seen:
+                            continue
+                        cx = centre[c, 0]
+                        cy = centre[c, 1]
+                        if shape[c] == PLANE:     # the box's least distance along the normal (sin a, -cos a)
+                            sx = axis[c, 1]
+                            sy = -axis[c, 0]
+                            hit = min((x0 - cx) * sx, (x1 - cx) * sx) + min((y0 - cy) * sy, (y1 - cy) * sy) <= far
+                        else:                 # the bounding circle, then the shape from the box's middle
+                            dx = max(max(x0 - cx, cx - x1), 0.0)
+                            dy = max(max(y0 - cy, cy - y1), 0.0)
+                            e = reach[c] + far
+                            hit = dx * dx + dy * dy <= e * e
+                            if hit:
+                                mx = 0.5 * (x1 - x0)
+                                my = 0.5 * (y1 - y0)
+                                gap, _, _ = distance(c, x0 + mx, y0 + my, shape, centre, axis, half, radius, verts,
+                                                     vstart)
+                                hit = gap <= far + math.sqrt(mx * mx + my * my)
+                        if hit:               # in ascending order within the row, as a point's cell lists them
+                            e = m
+                            while e > first and ent[1, e - 1] > c:
+                                ent[0, e] = ent[0, e - 1]
+                                ent[1, e] = ent[1, e - 1]
+                                e -= 1
+                            ent[0, e] = k
+                            ent[1, e] = c
+                            m += 1
+            if m == first:
+                continue
+            base = 3 * (p0 + k * lanes)
+            for lane in range(lanes):
+                p = pmap[p0 + k * lanes + lane]
+                free = p >= 0
+                q = p if free else 0
+                side[base + lane] = prev[q, 0] if free else 0.0
+                side[base + lanes + lane] = prev[q, 1] if free else 0.0
+                side[base + 2 * lanes + lane] = pr[q] if free else 0.0
+                if free and inv_mass[q] != 0.0 and _fast(q, pos, prev, step, pr):
+                    _sweep_one(q, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, ent[1],
+                               first, m)
+    gstart[ng] = m
+    n = 0
+    for j in range(others.shape[0]):
+        i = others[j]
+        if inv_mass[i] == 0.0:
+            continue
+        cell = _near_cell(np.float64(pos[i, 0]), np.float64(pos[i, 1]), _reach(i, pos, prev, pr), shape, centre, axis,
+                          reach, gx, gy, size, cols, nrows, cells, items)
+        if cell >= 0:
+            near[n] = i
+            near_cell[n] = cell
+            n += 1
+    count[0] = n
+    for j in range(n):
+        if _fast(near[j], pos, prev, step, pr):
+            _sweep_one(near[j], pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, items,
+                       cells[near_cell[j]], cells[near_cell[j] + 1])
+
+
+def row_scratch(c: Colliders, groups: np.ndarray) -> tuple:
+    """(gstart, ent, side, span, acc): `rows`' and `touch_row`'s scratch for a body's chain
+    ``groups``, kept on ``c`` while they and its collider count stay (the entries' room: every
+    row meeting every collider)."""
+    key = c.lanes
+    k = len(c.shape)
+    if key is None or key[0] is not groups or key[1] != k:
+        lanes = groups[:-1, 2].astype(np.int64)
+        nrows = int(((groups[1:, 1].astype(np.int64) - groups[:-1, 1]) // np.maximum(lanes, 1)).sum())
+        c.lanes = (groups, k, np.zeros(len(groups), np.int32), np.zeros((2, nrows * k), np.int32),
+                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros((6, max(nrows, 1)), np.float64),
+                   np.zeros(6 * int(lanes.max(initial=1)), np.float32))
+    return c.lanes[2:]
 
 
 def outline(c: Colliders, i: int, w: float, h: float) -> np.ndarray:

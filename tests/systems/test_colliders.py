@@ -271,13 +271,14 @@ kinematic = true
 
 
 def test_links_away_from_the_shapes_solved_fused_give_the_pass_by_pass_bits(tmp_path, monkeypatch):
-    """A curtain of ropes among shapes: the chain groups near no shape take their passes in one
-    call (`relax.solve_near`), the rest pass by pass with the contacts between; every point ends
-    with the bits of the plain pass-by-pass loop."""
+    """A curtain of ropes among shapes, its contacts made point by point (`push`): the chain groups
+    near no shape take their passes in one call (`relax.solve_near`), the rest pass by pass with
+    the contacts between; every point ends with the bits of the plain pass-by-pass loop."""
     from ropework.systems import project as pr
     text = ('[[layer]]\nkind = "ropes"\nradius = 3.0\n[[layer.rope]]\nanchor = 0.0\npoints = 24\ncount = 200\n'
             'every = 0.005\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.35]\nradius = 30\n'
             '[[layer.collider]]\nshape = "box"\nat = [0.7, 0.3]\nsize = [80, 12]\nangle = 20\n')
+    monkeypatch.setattr(pr, "_lanes", lambda *a: None)    # contacts point by point, as `push` makes them
     fused = scene(tmp_path, text)
     fused.step(90)
     split = []
@@ -288,3 +289,79 @@ def test_links_away_from_the_shapes_solved_fused_give_the_pass_by_pass_bits(tmp_
     a, b = rope_pos(fused)["pos"], rope_pos(plain)["pos"]
     assert np.array_equal(a, b)
     assert (a[:, 1] > 0.35 * SIZE[1] + 30).any()          # the curtain reaches past the shapes
+
+
+LANES = 32   # a chain group's lanes (`relax.WIDE`), as `contact.touch_row` meets them
+
+
+def lane_row(pos, prev, w, r):
+    """(s, side): one point slot row of a chain group's lane scratch (`relax.FIELDS` floats a slot:
+    x, y, z, weight, divisor, rest) holding ``pos``, and its step-start positions and radii."""
+    s = np.zeros(6 * LANES, np.float32)
+    s[:LANES], s[LANES:2 * LANES], s[3 * LANES:4 * LANES] = pos[:, 0], pos[:, 1], w
+    side = np.concatenate([prev[:, 0], prev[:, 1], np.full(LANES, r)]).astype(np.float32)
+    return s, side
+
+
+@pytest.mark.parametrize("table", [
+    {"shape": "circle", "at": [0.5, 0.5], "radius": 40.0, "friction": 0.4},
+    {"shape": "capsule", "at": [0.5, 0.5], "size": [80.0, 0.0], "radius": 15.0, "angle": 30.0, "friction": 0.6},
+    {"shape": "box", "at": [0.5, 0.5], "size": [90.0, 30.0], "angle": -20.0, "friction": 0.2},
+    {"shape": "polygon", "at": [0.5, 0.5], "points": [[-30, 20], [30, 20], [0, -35]], "friction": 0.5},
+    {"shape": "plane", "at": [0.5, 0.5], "angle": 10.0, "friction": 0.3},
+])
+def test_a_row_of_lanes_meets_a_shape_as_push_meets_each_point(table):
+    """`touch_row`, every lane of a row at once in float32, against `push` on each point alone
+    (float64): the same push out and the same friction — sticking and sliding — to float32's
+    precision, and a pinned lane or one clear of the shape keeps its bits."""
+    rng = np.random.default_rng(7)
+    c = shapes([table], r=3.0, n=LANES)
+    pos = (np.array([400.0, 300.0]) + rng.normal(0, 30, (LANES, 2))).astype(np.float32)
+    prev = (pos + rng.normal(0, 1.5, (LANES, 2))).astype(np.float32)   # some stick, some slide
+    w = np.ones(LANES, np.float32)
+    w[5] = 0.0                                                             # pinned
+    want = run_push(c, pos.copy(), prev, w)
+    s, side = lane_row(pos, prev, w, 3.0)
+    contact.touch_row(s, 0, LANES, side, 0, np.zeros(6 * LANES, np.float32), 0, c.shape, c.centre, c.axis, c.half,
+                      c.radius, c.verts, c.vstart, c.mu_s, c.mu_k)
+    got = np.stack([s[:LANES], s[LANES:2 * LANES]], 1)
+    assert (np.hypot(*(want - pos).T) > 0.1).sum() >= 4, "too few lanes inside the shape to tell"
+    assert np.allclose(got, want, atol=2e-3)
+    assert np.array_equal(got[5], pos[5])
+    still = np.all(want == pos, axis=1)
+    assert np.array_equal(got[still], pos[still])
+
+
+CURTAIN = ('[[layer]]\nkind = "ropes"\nradius = 3.0\n[[layer.rope]]\nanchor = 0.05\npoints = 30\ncount = 96\n'
+           'every = 0.009\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.45]\nradius = 40\nfriction = 0.3\n'
+           '[[layer.collider]]\nshape = "box"\nat = [0.65, 0.4]\nsize = [120, 14]\nangle = 15\nfriction = 0.6\n'
+           '[[layer.collider]]\nshape = "polygon"\nat = [0.85, 0.45]\npoints = [[-30, 20], [30, 20], [0, -30]]\n')
+
+
+def test_a_curtain_meets_the_shapes_in_its_lanes_and_comes_to_rest_outside_them(tmp_path, monkeypatch):
+    """96 ropes (three chain groups) over a circle, a box and a triangle: their contacts are made
+    inside the lane kernels (`project._lanes` takes the body), the curtain settles over them with
+    every point its radius outside each shape, its swing dies away, and two runs agree bit for
+    bit."""
+    from ropework.systems import project as pr
+    taken = []
+    inner = pr._lanes
+    monkeypatch.setattr(pr, "_lanes", lambda *a: taken.append(inner(*a)) or taken[-1])
+    a, b = scene(tmp_path, CURTAIN), scene(tmp_path, CURTAIN)
+    speeds = []
+    for _ in range(700):
+        a.step()
+        b.step()
+        p = rope_pos(a)
+        speeds.append(float(np.hypot(*(p["pos"] - p["prev"]).T).max()))
+    assert taken and all(t is not None for t in taken)
+    col = a.find(Colliders)[0][1]
+    assert col.lanes is not None and col.lanes[2][-1] > 0, "no row met a shape in the lanes"
+    pos = rope_pos(a)["pos"]
+    depth = np.array([[-contact.distance(c, np.float64(x), np.float64(y), col.shape, col.centre, col.axis, col.half,
+                                         col.radius, col.verts, col.vstart)[0] for c in range(3)] for x, y in pos])
+    assert depth.max() < -3.0 + 0.05, depth.max()     # every point at least its radius (3 px) outside
+    assert (depth > -3.0 - 0.05).sum() > 20           # and many resting on a shape, at their radius
+    fastest = [max(speeds[t:t + 100]) for t in range(300, 700, 100)]   # px a step, each 100 steps
+    assert fastest == sorted(fastest, reverse=True) and fastest[-1] < 0.5, fastest   # dying away
+    assert np.array_equal(pos, rope_pos(b)["pos"])
