@@ -56,7 +56,6 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
     for t, args, _ in table:
         if t.begin is not None and touch is None:
             t.begin(pts.pos, pts.prev, pts.inv_mass, *args)
-    every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
     if ex.contact is not None:
         _gather(pts, ex.contact)
     pulls = np.zeros(len(ex.attachments.frac), np.float32) if ex.attachments is not None else None
@@ -66,6 +65,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
         if near is not None and solve_near(pts, con, lo, hi, passes, near,
                                            lambda: _each_pass(pts, table, near, lo, hi), touch):
             passes = 0                        # solved: the links away from the contacts fused
+        every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None and passes > 0 else None
         for _ in range(passes):
             relax_body(pts, con, lo, hi, 1)
             _extras(pts, ex, 1.0 / passes, pulls, table)
@@ -77,6 +77,7 @@ def project(pts, con, lo, hi, forces, ex: Extras, dt: float, table=()) -> np.nda
         h = dt / n
         damping = np.float32(forces.damping ** (1.0 / n))
         extra = forces.extra if forces.extra is not None else _NO_EXTRA
+        every = np.arange(len(pts.pos), dtype=np.int32) if lo is not None else None
         pts.prev[:] = pts.pos - (pts.pos - pts.prev) / np.float32(n)
         for _ in range(n):
             integrate(pts.pos, pts.prev, pts.inv_mass, forces.gravity, extra, damping, h)

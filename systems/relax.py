@@ -303,6 +303,7 @@ class Schedule:
     lanes: list | None = None    # each piece's `chain_scratch`, made by `solve_split`
     owner: np.ndarray | None = None   # int32[n]: each point's chain group, -1 none; made by `solve_near`
     others: np.ndarray | None = None  # int32: the points in no chain group; made by `project` for contacts in the lanes
+    scratch: tuple | None = None      # `chain_scratch(views[0])` for `solve_near`, made by it
 
 
 def paths(packed: np.ndarray, d: int) -> tuple:
@@ -1092,7 +1093,9 @@ def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndar
     busy[g[g >= 0]] = True
     kernels = _chain_kernels(s.paths, True, False)   # any divisor: no second call
     pos, inv_mass, rest, share = pts.pos, pts.inv_mass, con.rest, con.share
-    scratch = chain_scratch(groups)
+    if s.scratch is None:
+        s.scratch = chain_scratch(groups)
+    scratch = s.scratch
     still, moving = [], []
     if touch is not None:
         if s.paths[2] is not None:

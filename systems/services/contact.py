@@ -669,66 +669,60 @@ def prepare(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstar
                        cells[near_cell[j]], cells[near_cell[j] + 1])
 
 
-@numba.njit(inline="always")
-def _span(span, t, pos, prev, inv_mass, pr, p, slot):
-    """Row t of `rows`' boxes grown by point p (when ``slot`` and it is free): x0, y0, x1, y1, the
-    longest move² and the largest radius."""
-    free = slot & (inv_mass[p] != 0.0)
-    x = np.float64(pos[p, 0])
-    y = np.float64(pos[p, 1])
-    mx = x - prev[p, 0]
-    my = y - prev[p, 1]
-    m2 = mx * mx + my * my
-    rad = np.float64(pr[p])
-    span[0, t] = _select(free & (x < span[0, t]), x, span[0, t])
-    span[1, t] = _select(free & (y < span[1, t]), y, span[1, t])
-    span[2, t] = _select(free & (x > span[2, t]), x, span[2, t])
-    span[3, t] = _select(free & (y > span[3, t]), y, span[3, t])
-    span[4, t] = _select(free & (m2 > span[4, t]), m2, span[4, t])
-    span[5, t] = _select(free & (rad > span[5, t]), rad, span[5, t])
-
-
 @kernel(error_model="numpy")
 def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
          grid, cells, items, near, near_cell, count, groups, pmap, others, gstart, ent, side, span):
     """`prepare` for a body whose chain groups take their contacts inside their lane kernels
     (`relax.solve_near`'s ``touch``): the broad phase by point slot row. Each row of a chain
     group (point k of each of its lanes, `relax.schedule_arrays`' groups and pmap) is boxed —
-    its free points' extent, widened by the largest of their reaches (`margin`) — and meets
-    every collider whose bounding circle (a plane: its surface) comes within that: the entries
+    its points' extent (pinned ones too: a box only wider), widened by the reach (`margin`) of
+    the body's largest point radius and the row's longest move — and meets every collider whose
+    bounding circle (a plane: its surface), then whose shape from the box's middle, comes within
+    that: the entries
     (ent[0]: the row, ent[1]: the collider, ascending within a row) of group g are
     ent[:, gstart[g]:gstart[g + 1]]. A row with entries gets its lanes' step-start positions and
     radii in ``side`` (3 floats a point slot, at 3 × the slot's row start: x, y, radius, each
     ``lanes`` long; a padding slot's are 0), and its points that moved further than ``step``
     their swept test (`_sweep_one`). The points in no chain group (``others``) take `prepare`'s
-    broad phase and sweep, into near, near_cell and count. span: float64[6, rows], scratch.
+    broad phase and sweep, into near, near_cell and count. span: float32[5, rows], scratch.
     Conservative as `_broad`: a point moves less than its margin during the passes, so a row
     left out touches nothing; a lane near no shape is met all the same, and stays where it is."""
     ng = groups.shape[0] - 1
     widest = 0.0
     r = 0
-    for g in range(ng):                       # each row's box (x0, y0, x1, y1), longest move² and largest radius
+    rmax = 0.0                                # the largest point radius: each row's (a pass fewer over the points)
+    for i in range(pr.shape[0]):
+        rmax = max(rmax, np.float64(pr[i]))
+    big = np.float32(1e30)
+    for g in range(ng):                       # each row's box (x0, y0, x1, y1) and longest move², in float32
         lanes = groups[g, 2]
         p0 = groups[g, 1]
         rows_g = (groups[g + 1, 1] - p0) // lanes
+        r0 = max(r, 0)                        # not negative: numba's index wraparound folds away, the loops vectorise
         for k in range(rows_g):
-            span[0, r + k] = span[1, r + k] = 1e300
-            span[2, r + k] = span[3, r + k] = -1e300
-            span[4, r + k] = span[5, r + k] = 0.0
+            span[0, r0 + k] = span[1, r0 + k] = big
+            span[2, r0 + k] = span[3, r0 + k] = -big
+            span[4, r0 + k] = 0.0
         regular = groups[g, 3] != 0
-        for lane in range(lanes):             # lane by lane, each row of it a separate box: no chain of
-            first = max(pmap[p0 + lane], 0)  # min/max from lane to lane, and (a regular group, `relax.regular`)
-            r0 = max(r, 0)                   # its points read in memory order (not negative: the loop vectorises)
-            if regular:
-                for k in range(rows_g):
-                    _span(span, r0 + k, pos, prev, inv_mass, pr, first + k, True)
-            else:
-                for k in range(rows_g):
-                    q = pmap[p0 + k * lanes + lane]
-                    _span(span, r0 + k, pos, prev, inv_mass, pr, max(q, 0), q >= 0)
+        for lane in range(lanes):             # lane by lane, each row of it a separate box: no chain of min/max
+            first = max(pmap[p0 + lane], 0)  # from lane to lane, and (a regular group, `relax.regular`) its
+            for k in range(rows_g):          # points read in memory order. Pinned points count: a wider box
+                q = first + k if regular else pmap[p0 + k * lanes + lane]
+                p = max(q, 0)                # (a padding slot, -1, does not)
+                x = pos[p, 0]
+                y = pos[p, 1]
+                mx = x - prev[p, 0]
+                my = y - prev[p, 1]
+                t = r0 + k
+                slot = q >= 0
+                span[0, t] = _select(slot & (x < span[0, t]), x, span[0, t])
+                span[1, t] = _select(slot & (y < span[1, t]), y, span[1, t])
+                span[2, t] = _select(slot & (x > span[2, t]), x, span[2, t])
+                span[3, t] = _select(slot & (y > span[3, t]), y, span[3, t])
+                span[4, t] = max(span[4, t], mx * mx + my * my)
         for k in range(rows_g):
-            rad = span[5, r + k]
-            span[4, r + k] = far = rad + margin(rad, math.sqrt(span[4, r + k]), 0.0)   # the row's reach
+            far = rmax + margin(rmax, math.sqrt(span[4, r + k]), 0.0)   # the row's reach
+            span[4, r + k] = far
             if span[2, r + k] >= span[0, r + k]:
                 widest = max(widest, far)
         r += rows_g
@@ -827,7 +821,7 @@ def row_scratch(c: Colliders, groups: np.ndarray) -> tuple:
         lanes = groups[:-1, 2].astype(np.int64)
         nrows = int(((groups[1:, 1].astype(np.int64) - groups[:-1, 1]) // np.maximum(lanes, 1)).sum())
         c.lanes = (groups, k, np.zeros(len(groups), np.int32), np.zeros((2, nrows * k), np.int32),
-                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros((6, max(nrows, 1)), np.float64),
+                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros((5, max(nrows, 1)), np.float32),
                    np.zeros(6 * int(lanes.max(initial=1)), np.float32))
     return c.lanes[2:]
 
