@@ -141,8 +141,10 @@ the window edges stay the box clamp (`margin`). A point's radius against them is
 | `restitution` | 0 … 1 | when two colliders meet, the share of their approach speed they part with: 1 elastic, 0 (default) they move on together — plastic, as every other contact of the solver (a point on a shape, the box clamp), so nothing bounces unless a level asks and a heap comes to rest. A pair takes the larger of its two values. |
 
 No tunnelling: once a step a point that moved further than half the thinnest collider's width is
-walked along its move in steps of that half width, and stops at the first sample inside a shape (a
-rope end thrown at 5,000 px/s against a 10 px box is sampled every 5 px of its 83 px step). Refused
+walked along its move in steps of that half width, and stops at the last sample short of a shape
+(a rope thrown at 5,000 px/s against a 10 px box is sampled every 5 px of its 83 px step). A rope
+laid through a shape thinner than its points' spacing at the start stays through it: contact is
+between points and shapes, and a link between two points may cross a thin one. Refused
 with one line (exit 2): a radius or size ≤ 0, a polygon of fewer than 3 corners or not convex, a
 fraction outside 0 … 1, a negative `mass`, a `restitution` outside 0 … 1, a `mass` on a plane or a
 kinematic collider. A collider wholly outside the scene is a warning.

@@ -13,10 +13,12 @@ A 100,000-point curtain among 32 shapes then tests a fraction of its points a pa
 against every shape.
 
 Tunnelling: once a step, after the broad phase, a point whose move this step is longer
-than half the thinnest collider's width grown by the point's radius on both sides (the shape
-contact meets it as) is walked from its step start toward its position in steps of that half
-width; the first sample inside a collider is where it stops. A rope end of radius 3 thrown at
-5,000 px/s moves 83 px a step: against a 10 px box it is sampled every 8 px.
+than half the thinnest collider is walked from its step start toward its position in steps of
+that half width; it stops at the last sample before the first inside a collider (within the
+point's radius of it): short of the shape, so nothing it is linked to can push it on through. (It
+stopped at that first sample inside once: a stretch of rope thrown whole then gathered in the
+shape's first half width, and its links pushed some points out of the far side.) A rope thrown at
+5,000 px/s moves 83 px a step: against a 10 px box it is sampled every 5 px.
 
 Dynamic colliders (`Colliders.inv_mass` > 0) are bodies of their own, translation only: once a
 step (`advance`) each centre takes the points' Verlet step (gravity, the body's damping); in every
@@ -498,21 +500,19 @@ def bounce(shape, centre, axis, half, radius, verts, vstart, reach, cw, cprev, r
 
 
 @numba.njit(inline="always")
-def _fast(i, pos, prev, step, pr):
-    """Whether point i moved further this step than ``step`` (half the thinnest collider's width)
-    and its radius: half that width grown by the radius on both sides (then `_sweep_one` walks it)."""
+def _fast(i, pos, prev, step):
+    """Whether point i moved further this step than ``step`` px (then `_sweep_one` walks it)."""
     mx = pos[i, 0] - np.float64(prev[i, 0])
     my = pos[i, 1] - np.float64(prev[i, 1])
-    h = step + pr[i]
-    return mx * mx + my * my > h * h
+    return mx * mx + my * my > step * step
 
 
 @numba.njit(inline="always")
 def _sweep_one(i, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, cols, c0, c1):
     """A point the broad phase found near (its move is in its margin, so no other can reach a
-    shape) that moved further than ``step`` px and its radius r (`_fast`: called for those alone)
-    is walked from prev toward pos in steps of at most step + r; at the first sample inside a
-    collider (within its radius) it stops. Of the colliders cols[c0:c1] (those of the point's cell or row, which
+    shape) that moved further than ``step`` px (`_fast`: called for those alone) is walked from
+    prev toward pos in steps of at most ``step``; it stops at the last sample before the first
+    inside a collider (within its radius). Of the colliders cols[c0:c1] (those of the point's cell or row, which
     hold every one its move can reach), only those whose bounding circle the move passes within
     reach of are sampled. No break and no early return: either, in a function inlined into a
     loop, left numba's reference counts in the loop (10x slower)."""
@@ -521,9 +521,9 @@ def _sweep_one(i, pos, prev, shape, centre, axis, half, radius, verts, vstart, p
     mx = pos[i, 0] - ax
     my = pos[i, 1] - ay
     length = math.sqrt(mx * mx + my * my)
+    n = max(min(int(math.ceil(length / step)), MAX_SWEEP), 1)
     r = pr[i]
-    n = max(min(int(math.ceil(length / (step + r))), MAX_SWEEP), 1)
-    first = n                              # the earliest sample inside any collider
+    first = n                              # the earliest sample inside any collider (sample 0: prev)
     for t in range(c0, c1):
         c = cols[t]
         near = True
@@ -542,7 +542,7 @@ def _sweep_one(i, pos, prev, shape, centre, axis, half, radius, verts, vstart, p
                 first = s                  # and the loop ends: s + 1 > first
             s += 1
     if first < n:
-        f = first / n
+        f = (first - 1) / n
         pos[i, 0] = ax + mx * f
         pos[i, 1] = ay + my * f
 
@@ -664,7 +664,7 @@ def prepare(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstar
     """Once a step, before the passes: the broad phase, then the swept test against tunnelling."""
     _broad(pos, prev, inv_mass, shape, centre, axis, reach, pr, grid, cells, items, near, near_cell, count)
     for j in range(count[0]):
-        if _fast(near[j], pos, prev, step, pr):
+        if _fast(near[j], pos, prev, step):
             _sweep_one(near[j], pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, items,
                        cells[near_cell[j]], cells[near_cell[j] + 1])
 
@@ -789,7 +789,7 @@ def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
                 side[base + lane] = prev[q, 0] if free else 0.0
                 side[base + lanes + lane] = prev[q, 1] if free else 0.0
                 side[base + 2 * lanes + lane] = pr[q] if free else 0.0
-                if free and inv_mass[q] != 0.0 and _fast(q, pos, prev, step, pr):
+                if free and inv_mass[q] != 0.0 and _fast(q, pos, prev, step):
                     _sweep_one(q, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, ent[1],
                                first, m)
     gstart[ng] = m
@@ -806,7 +806,7 @@ def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
             n += 1
     count[0] = n
     for j in range(n):
-        if _fast(near[j], pos, prev, step, pr):
+        if _fast(near[j], pos, prev, step):
             _sweep_one(near[j], pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, items,
                        cells[near_cell[j]], cells[near_cell[j] + 1])
 
