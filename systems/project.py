@@ -146,7 +146,8 @@ def _near(ex: Extras, table) -> np.ndarray | None:
 
 def _lanes(pts, con, ex: Extras, table) -> tuple | None:
     """The colliders' contacts solved inside the lane kernels of the body's chain groups
-    (`relax.solve_near`'s ``touch``), after `contact.rows` has run as this step's broad phase; or
+    (`relax.solve_near`'s ``touch``), after `contact.others_near` has run as the broad phase of
+    the points in none; or
     None, and the colliders' own ``begin`` and `push` take every point: a body with other extras
     or types, 3-D or `big`, without chain groups, or whose colliders move as bodies or hold points
     (their corrections are shared with a collider, which lanes cannot do at once)."""
@@ -160,12 +161,18 @@ def _lanes(pts, con, ex: Extras, table) -> tuple | None:
     s = con.schedule
     if big(s.n) or (s.paths[0] is None and s.paths[1] is None):
         return None
-    groups, _, pmap, _, free, loose = s.views
+    groups, _, _, _, free, loose = s.views
     if s.others is None:
         s.others = np.union1d(free, loose).astype(np.int32)
-    gstart, ent, side, span, acc = contact.row_scratch(col, groups)
-    contact.rows(pts.pos, pts.prev, pts.inv_mass, *args[:18], groups, pmap, s.others, gstart, ent, side, span)
-    return (gstart, ent, side, acc, *args[:9])
+    if len(s.others):
+        contact.others_near(pts.pos, pts.prev, pts.inv_mass, *args[:18], s.others)
+    else:
+        args[17][0] = 0                       # count: no point is near
+    pr = args[9]
+    rmax = np.float64(pr.max()) if len(pr) else np.float64(0.0)
+    scratch = contact.row_scratch(col, groups)
+    scratch[-1][0] = 0                        # met: counted afresh by this step's lane kernels
+    return (pts.prev, pr, *scratch, *args[:9], args[11], args[10], rmax)
 
 
 def _each_pass(pts, table, near, lo, hi) -> None:

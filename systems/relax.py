@@ -502,7 +502,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
         if s.shape[0] < (kmax + 1) * row or full.shape[0] < kmax + 1:   # no bounds checks below
             raise ValueError("a chain kernel was given a lane scratch too small for its groups")
         if touch:     # the contacts' arrays (`solve_near`'s touch), taken out of their tuple once
-            gstart, ent, side, acc, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k = tk
+            (tprev, pr, ent, cand, side, tbox, acc, met, shape, centre, axis, half, radius, verts, vstart, mu_s,
+             mu_k, reach, step, rmax) = tk
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
@@ -521,6 +522,10 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
                     if three:
                         s[2 * lanes + t] = pos[q, 2]
                     s[3 * lanes + t] = _select(p >= 0, inv_mass[q], np.float32(0.0))
+                    if touch:                 # the point's move² this step, in the z field 2-D leaves free
+                        mx = pos[q, 0] - tprev[q, 0]
+                        my = pos[q, 1] - tprev[q, 1]
+                        s[2 * lanes + t] = mx * mx + my * my
             for k in range(reps):
                 for lane in range(lanes):
                     c = cm[k * lanes + lane]
@@ -537,6 +542,11 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
             elif not halves:
                 done = False
                 continue
+            if touch:         # the group's rows near a shape, from the points just gathered
+                m = contact.lane_entries(s, reps + 1, lanes, row, pm, groups[g, 3] != 0, pos, tprev, pr, ent, cand,
+                                         side, 3 * groups[g, 1], tbox, shape, centre, axis, half, radius, verts,
+                                         vstart, reach, step, rmax)
+                met[0] += m
             for _ in range(passes):
                 for k in range(reps):   # flags constant in each branch, so each loop compiles branch-free
                     o = k * row
@@ -546,19 +556,15 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
                         _repair_lanes(s, o, lanes, three, True, True, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
                     else:
                         _repair_lanes(s, o, lanes, three, True, False, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
+                if touch:     # the group's rows' contacts, before the clamp (one clamp a pass, not one a row)
+                    for e in range(m):
+                        contact.touch_row(s, ent[0, e] * row, lanes, side, 3 * (groups[g, 1] + ent[0, e] * lanes), acc,
+                                          ent[1, e], shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
                     _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes, row, 3)
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes, row, 3)
                     if three:
                         _clamp_lanes(s, 2, lo[2], hi[2], reps + 1, lanes, row, 3)
-                if touch:     # the group's rows' contacts, each row then clamped again as `push`'s points are
-                    for e in range(gstart[g], gstart[g + 1]):
-                        o = ent[0, e] * row
-                        contact.touch_row(s, o, lanes, side, 3 * (groups[g, 1] + ent[0, e] * lanes), acc, ent[1, e],
-                                          shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k)
-                        if lo is not None and lo.shape[0] == d:
-                            _clamp_lanes(s, 0, lo[0], hi[0], 1, lanes, row, 3, o)
-                            _clamp_lanes(s, 1, lo[1], hi[1], 1, lanes, row, 3, o)
             for k in range(reps + 1):
                 for lane in range(lanes):
                     p = pm[k * lanes + lane]
@@ -1072,10 +1078,11 @@ def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndar
     loop's).
 
     ``touch``: the colliders' contacts for the chain groups, solved inside their lane kernels
-    (`contact.rows`' (gstart, ent, side), its acc, then the colliders' shape arrays as `push`
-    takes them): every chain group then takes all its passes in one call, each pass followed by
-    its rows' contacts in the lanes (`contact.touch_row`), and ``near`` holds only points in no
-    chain group. Not the plain loop's bits: the lanes meet a shape in float32, every lane of a
+    (prev, the point radii, `contact.row_scratch`'s arrays, the colliders' shape arrays as `push`
+    takes them, their reach, the swept test's step and the largest point radius): every chain
+    group then takes all its passes in one call — its broad phase once gathered
+    (`contact.lane_entries`), each pass followed by its rows' contacts in the lanes
+    (`contact.touch_row`) — and ``near`` holds only points in no chain group. Not the plain loop's bits: the lanes meet a shape in float32, every lane of a
     row at once, where `push` meets it point by point in float64."""
     schedule(con, pts.pos.shape)
     s = con.schedule

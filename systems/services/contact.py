@@ -669,141 +669,150 @@ def prepare(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstar
                        cells[near_cell[j]], cells[near_cell[j] + 1])
 
 
-@kernel(error_model="numpy")
-def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
-         grid, cells, items, near, near_cell, count, groups, pmap, others, gstart, ent, side, span):
-    """`prepare` for a body whose chain groups take their contacts inside their lane kernels
-    (`relax.solve_near`'s ``touch``): the broad phase by point slot row. Each row of a chain
-    group (point k of each of its lanes, `relax.schedule_arrays`' groups and pmap) is boxed —
-    its points' extent (pinned ones too: a box only wider), widened by the reach (`margin`) of
-    the body's largest point radius and the row's longest move — and meets every collider whose
-    bounding circle (a plane: its surface), then whose shape from the box's middle, comes within
-    that: the entries
-    (ent[0]: the row, ent[1]: the collider, ascending within a row) of group g are
-    ent[:, gstart[g]:gstart[g + 1]]. A row with entries gets its lanes' step-start positions and
-    radii in ``side`` (3 floats a point slot, at 3 × the slot's row start: x, y, radius, each
-    ``lanes`` long; a padding slot's are 0), and its points that moved further than ``step``
-    their swept test (`_sweep_one`). The points in no chain group (``others``) take `prepare`'s
-    broad phase and sweep, into near, near_cell and count. span: float32[5, rows], scratch.
-    Conservative as `_broad`: a point moves less than its margin during the passes, so a row
-    left out touches nothing; a lane near no shape is met all the same, and stays where it is."""
-    ng = groups.shape[0] - 1
-    widest = 0.0
-    r = 0
-    rmax = 0.0                                # the largest point radius: each row's (a pass fewer over the points)
-    for i in range(pr.shape[0]):
-        rmax = max(rmax, np.float64(pr[i]))
+@numba.njit(inline="always")
+def _row_meets(s, o, lanes, c, far, shape, centre, axis, half, radius, reach):
+    """Whether any free lane of the point slot row at s[o] (x, y at o + lane and lanes further;
+    `relax.FIELDS`' weight 3 · lanes further, 0 for a pinned or padding slot) is within ``far`` px
+    of collider c's bounding shape: its circle (a circle, a polygon), its surface (a plane), its
+    box in its own frame (a box, a capsule). Each shape its own loop, an or over the lanes (an
+    integer reduction, which vectorises)."""
+    o = max(o, 0)
+    cx = np.float32(centre[c, 0])
+    cy = np.float32(centre[c, 1])
+    ca = np.float32(axis[c, 0])
+    sa = np.float32(axis[c, 1])
+    f = np.float32(far)
+    hit = 0
+    sh = shape[c]
+    if sh == PLANE:
+        for lane in range(lanes):
+            d = (s[o + lane] - cx) * sa - (s[o + lanes + lane] - cy) * ca
+            hit |= (d <= f) & (s[o + 3 * lanes + lane] != 0.0)
+    elif sh == BOX or sh == CAPSULE:
+        r = np.float32(radius[c]) if sh == CAPSULE else np.float32(0.0)
+        hx = np.float32(half[c, 0]) + r + f
+        hy = (r if sh == CAPSULE else np.float32(half[c, 1])) + f
+        for lane in range(lanes):
+            ex = s[o + lane] - cx
+            ey = s[o + lanes + lane] - cy
+            near = (abs(ex * ca + ey * sa) <= hx) & (abs(-ex * sa + ey * ca) <= hy)
+            hit |= near & (s[o + 3 * lanes + lane] != 0.0)
+    else:
+        e = np.float32(reach[c]) + f
+        e2 = e * e
+        for lane in range(lanes):
+            ex = s[o + lane] - cx
+            ey = s[o + lanes + lane] - cy
+            hit |= (ex * ex + ey * ey <= e2) & (s[o + 3 * lanes + lane] != 0.0)
+    return hit != 0
+
+
+@numba.njit(inline="always")
+def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, side, sbase, box, shape, centre, axis,
+                 half, radius, verts, vstart, reach, step, rmax):
+    """The broad phase of one chain group, inside its lane kernel once its points are gathered
+    (`relax.solve_near`'s ``touch``): s holds its ``rows_n`` point slot rows (``row`` floats
+    each; each slot's x, y, move² this step — in the z field, free in 2-D — and weight,
+    `relax.FIELDS`), pm its slot map (regular: lane l's points are pm[l] + k). From each lane's
+    extent over the rows and the longest move (``box``: 5 · lanes floats of scratch), the group's
+    reach: the largest point radius ``rmax`` and its `margin`; the colliders within reach of the
+    group's box are its candidates (``cand``), and each row meets those of them one of its free
+    lanes comes within reach of (`_row_meets`): the entries, ent[0] the row and ent[1] the
+    collider (ascending within a row), from 0. A row with entries gets its lanes' step-start
+    positions and radii in side[sbase + 3 · lanes · k:] (x, y, radius, ``lanes`` each) and its
+    lanes that moved further than ``step`` their swept test (`_sweep_one`, against the row's
+    colliders), their slots then read again. Returns the entries' count. Conservative as
+    `_broad`: a point moves less than its margin during the passes."""
     big = np.float32(1e30)
-    for g in range(ng):                       # each row's box (x0, y0, x1, y1) and longest move², in float32
-        lanes = groups[g, 2]
-        p0 = groups[g, 1]
-        rows_g = (groups[g + 1, 1] - p0) // lanes
-        r0 = max(r, 0)                        # not negative: numba's index wraparound folds away, the loops vectorise
-        for k in range(rows_g):
-            span[0, r0 + k] = span[1, r0 + k] = big
-            span[2, r0 + k] = span[3, r0 + k] = -big
-            span[4, r0 + k] = 0.0
-        regular = groups[g, 3] != 0
-        for lane in range(lanes):             # lane by lane, each row of it a separate box: no chain of min/max
-            first = max(pmap[p0 + lane], 0)  # from lane to lane, and (a regular group, `relax.regular`) its
-            for k in range(rows_g):          # points read in memory order. Pinned points count: a wider box
-                q = first + k if regular else pmap[p0 + k * lanes + lane]
-                p = max(q, 0)                # (a padding slot, -1, does not)
-                x = pos[p, 0]
-                y = pos[p, 1]
-                mx = x - prev[p, 0]
-                my = y - prev[p, 1]
-                t = r0 + k
-                slot = q >= 0
-                span[0, t] = _select(slot & (x < span[0, t]), x, span[0, t])
-                span[1, t] = _select(slot & (y < span[1, t]), y, span[1, t])
-                span[2, t] = _select(slot & (x > span[2, t]), x, span[2, t])
-                span[3, t] = _select(slot & (y > span[3, t]), y, span[3, t])
-                span[4, t] = max(span[4, t], mx * mx + my * my)
-        for k in range(rows_g):
-            far = rmax + margin(rmax, math.sqrt(span[4, r + k]), 0.0)   # the row's reach
-            span[4, r + k] = far
-            if span[2, r + k] >= span[0, r + k]:
-                widest = max(widest, far)
-        r += rows_g
+    for lane in range(lanes):
+        box[lane] = big
+        box[lanes + lane] = big
+        box[2 * lanes + lane] = -big
+        box[3 * lanes + lane] = -big
+        box[4 * lanes + lane] = 0.0
+    for k in range(rows_n):                   # each lane's extent: no chain from lane to lane
+        o = k * row
+        for lane in range(lanes):
+            x = s[o + lane]
+            y = s[o + lanes + lane]
+            free = s[o + 3 * lanes + lane] != 0.0
+            box[lane] = _select(free & (x < box[lane]), x, box[lane])
+            box[lanes + lane] = _select(free & (y < box[lanes + lane]), y, box[lanes + lane])
+            box[2 * lanes + lane] = _select(free & (x > box[2 * lanes + lane]), x, box[2 * lanes + lane])
+            box[3 * lanes + lane] = _select(free & (y > box[3 * lanes + lane]), y, box[3 * lanes + lane])
+            box[4 * lanes + lane] = max(box[4 * lanes + lane], s[o + 2 * lanes + lane])
+    x0 = y0 = 1e30
+    x1 = y1 = -1e30
+    move = 0.0
+    for lane in range(lanes):
+        x0 = min(x0, np.float64(box[lane]))
+        y0 = min(y0, np.float64(box[lanes + lane]))
+        x1 = max(x1, np.float64(box[2 * lanes + lane]))
+        y1 = max(y1, np.float64(box[3 * lanes + lane]))
+        move = max(move, np.float64(box[4 * lanes + lane]))
+    m = 0
+    nc = 0
+    if x1 >= x0:                              # a free point (and no NaN)
+        far = rmax + margin(rmax, math.sqrt(move), 0.0)
+        for c in range(shape.shape[0]):       # the group's candidates
+            cx = centre[c, 0]
+            cy = centre[c, 1]
+            if shape[c] == PLANE:
+                sx = axis[c, 1]
+                sy = -axis[c, 0]
+                near = min((x0 - cx) * sx, (x1 - cx) * sx) + min((y0 - cy) * sy, (y1 - cy) * sy) <= far
+            else:
+                e = reach[c] + far
+                near = (x0 - e <= cx) & (cx <= x1 + e) & (y0 - e <= cy) & (cy <= y1 + e)
+            if near:
+                cand[nc] = c
+                nc += 1
+        for k in range(rows_n if nc > 0 else 0):
+            first = m
+            for j in range(nc):
+                if _row_meets(s, k * row, lanes, cand[j], far, shape, centre, axis, half, radius, reach):
+                    ent[0, m] = k
+                    ent[1, m] = cand[j]
+                    m += 1
+            if m > first:
+                o = k * row
+                b = max(sbase + 3 * lanes * k, 0)
+                for lane in range(lanes):
+                    q = pm[lane] + k if regular else pm[k * lanes + lane]
+                    p = max(q, 0)
+                    side[b + lane] = prev[p, 0]
+                    side[b + lanes + lane] = prev[p, 1]
+                    side[b + 2 * lanes + lane] = pr[p]
+                    if s[o + 3 * lanes + lane] != 0.0 and s[o + 2 * lanes + lane] > step * step:
+                        _sweep_one(p, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach,
+                                   ent[1], first, m)
+                        s[o + lane] = pos[p, 0]
+                        s[o + lanes + lane] = pos[p, 1]
+    return m
+
+
+@kernel()
+def others_near(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k, pr, step, reach,
+                grid, cells, items, near, near_cell, count, others):
+    """`prepare` for the points in no chain group (``others``) of a body whose chain groups take
+    their contacts in their lane kernels (`lane_entries`): the broad phase and the swept test of
+    those points alone."""
+    widest = 0.0
     for j in range(others.shape[0]):
         if inv_mass[others[j]] != 0.0:
             widest = max(widest, _reach(others[j], pos, prev, pr))
     _grid(shape, centre, reach, widest, grid, cells, items)
     gx, gy, size, cols, nrows = grid[0], grid[1], grid[2], int(grid[3]), int(grid[4])
-    m = 0
-    r = 0
-    for g in range(ng):                       # each row's colliders
-        gstart[g] = m
-        lanes = groups[g, 2]
-        p0 = groups[g, 1]
-        for k in range((groups[g + 1, 1] - p0) // lanes):
-            x0, y0, x1, y1, far = span[0, r], span[1, r], span[2, r], span[3, r], span[4, r]
-            r += 1
-            if not x1 >= x0:                  # no free point (or NaN)
-                continue
-            first = m
-            for b in range(_column(y0, gy, size, nrows), _column(y1, gy, size, nrows) + 1):
-                for a in range(_column(x0, gx, size, cols), _column(x1, gx, size, cols) + 1):
-                    cell = b * cols + a
-                    for t in range(cells[cell], cells[cell + 1]):
-                        c = items[t]
-                        seen = False
-                        for e in range(first, m):
-                            seen |= ent[1, e] == c
-                        if seen:
-                            continue
-                        cx = centre[c, 0]
-                        cy = centre[c, 1]
-                        if shape[c] == PLANE:     # the box's least distance along the normal (sin a, -cos a)
-                            sx = axis[c, 1]
-                            sy = -axis[c, 0]
-                            hit = min((x0 - cx) * sx, (x1 - cx) * sx) + min((y0 - cy) * sy, (y1 - cy) * sy) <= far
-                        else:                 # the bounding circle, then the shape from the box's middle
-                            dx = max(max(x0 - cx, cx - x1), 0.0)
-                            dy = max(max(y0 - cy, cy - y1), 0.0)
-                            e = reach[c] + far
-                            hit = dx * dx + dy * dy <= e * e
-                            if hit:
-                                mx = 0.5 * (x1 - x0)
-                                my = 0.5 * (y1 - y0)
-                                gap, _, _ = distance(c, x0 + mx, y0 + my, shape, centre, axis, half, radius, verts,
-                                                     vstart)
-                                hit = gap <= far + math.sqrt(mx * mx + my * my)
-                        if hit:               # in ascending order within the row, as a point's cell lists them
-                            e = m
-                            while e > first and ent[1, e - 1] > c:
-                                ent[0, e] = ent[0, e - 1]
-                                ent[1, e] = ent[1, e - 1]
-                                e -= 1
-                            ent[0, e] = k
-                            ent[1, e] = c
-                            m += 1
-            if m == first:
-                continue
-            base = 3 * (p0 + k * lanes)
-            for lane in range(lanes):
-                p = pmap[p0 + k * lanes + lane]
-                free = p >= 0
-                q = p if free else 0
-                side[base + lane] = prev[q, 0] if free else 0.0
-                side[base + lanes + lane] = prev[q, 1] if free else 0.0
-                side[base + 2 * lanes + lane] = pr[q] if free else 0.0
-                if free and inv_mass[q] != 0.0 and _fast(q, pos, prev, step):
-                    _sweep_one(q, pos, prev, shape, centre, axis, half, radius, verts, vstart, pr, step, reach, ent[1],
-                               first, m)
-    gstart[ng] = m
     n = 0
     for j in range(others.shape[0]):
         i = others[j]
-        if inv_mass[i] == 0.0:
-            continue
-        cell = _near_cell(np.float64(pos[i, 0]), np.float64(pos[i, 1]), _reach(i, pos, prev, pr), shape, centre, axis,
-                          reach, gx, gy, size, cols, nrows, cells, items)
-        if cell >= 0:
-            near[n] = i
-            near_cell[n] = cell
-            n += 1
+        if inv_mass[i] != 0.0:
+            cell = _near_cell(np.float64(pos[i, 0]), np.float64(pos[i, 1]), _reach(i, pos, prev, pr), shape, centre,
+                              axis, reach, gx, gy, size, cols, nrows, cells, items)
+            if cell >= 0:
+                near[n] = i
+                near_cell[n] = cell
+                n += 1
     count[0] = n
     for j in range(n):
         if _fast(near[j], pos, prev, step):
@@ -812,17 +821,19 @@ def rows(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, vstart, 
 
 
 def row_scratch(c: Colliders, groups: np.ndarray) -> tuple:
-    """(gstart, ent, side, span, acc): `rows`' and `touch_row`'s scratch for a body's chain
+    """(ent, cand, side, box, acc, met): `lane_entries`' and `touch_row`'s scratch for a body's chain
     ``groups``, kept on ``c`` while they and its collider count stay (the entries' room: every
-    row meeting every collider)."""
+    row of the largest group meeting every collider; met[0]: the entries a step made, summed
+    over the groups, which the lane kernels add up)."""
     key = c.lanes
     k = len(c.shape)
     if key is None or key[0] is not groups or key[1] != k:
         lanes = groups[:-1, 2].astype(np.int64)
-        nrows = int(((groups[1:, 1].astype(np.int64) - groups[:-1, 1]) // np.maximum(lanes, 1)).sum())
-        c.lanes = (groups, k, np.zeros(len(groups), np.int32), np.zeros((2, nrows * k), np.int32),
-                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros((5, max(nrows, 1)), np.float32),
-                   np.zeros(6 * int(lanes.max(initial=1)), np.float32))
+        rows = (groups[1:, 1].astype(np.int64) - groups[:-1, 1]) // np.maximum(lanes, 1)
+        most = int(lanes.max(initial=1))
+        c.lanes = (groups, k, np.zeros((2, max(int(rows.max(initial=1)) * k, 1)), np.int32), np.zeros(max(k, 1), np.int32),
+                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros(5 * most, np.float32),
+                   np.zeros(6 * most, np.float32), np.zeros(1, np.int64))
     return c.lanes[2:]
 
 

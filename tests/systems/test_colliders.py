@@ -356,7 +356,7 @@ def test_a_curtain_meets_the_shapes_in_its_lanes_and_comes_to_rest_outside_them(
         speeds.append(float(np.hypot(*(p["pos"] - p["prev"]).T).max()))
     assert taken and all(t is not None for t in taken)
     col = a.find(Colliders)[0][1]
-    assert col.lanes is not None and col.lanes[2][-1] > 0, "no row met a shape in the lanes"
+    assert col.lanes is not None and col.lanes[-1][0] > 0, "no row met a shape in the lanes"
     pos = rope_pos(a)["pos"]
     depth = np.array([[-contact.distance(c, np.float64(x), np.float64(y), col.shape, col.centre, col.axis, col.half,
                                          col.radius, col.verts, col.vstart)[0] for c in range(3)] for x, y in pos])
@@ -370,7 +370,7 @@ def test_a_curtain_meets_the_shapes_in_its_lanes_and_comes_to_rest_outside_them(
 def test_ropes_thrown_at_5000_px_per_s_in_the_lanes_do_not_pass_a_10px_box(tmp_path):
     """40 free ropes (a chain group of 32 lanes and the rest) thrown down whole at 5,000 px/s
     (83 px a step) at a 10 px thick box, each from another height above it, so every phase of the
-    step meets the box: the lanes' swept test (`contact.rows`) stops every point on the near side;
+    step meets the box: the lanes' swept test (`contact.lane_entries`) stops every point short of it;
     without it (its sample step wider than any move) some pass through."""
     from ropework.components import Points
     text = ('[[layer]]\nkind = "ropes"\nradius = 2.0\nrail = false\nsegment = 8\n[[layer.rope]]\nanchor = 0.05\n'
@@ -388,6 +388,6 @@ def test_ropes_thrown_at_5000_px_per_s_in_the_lanes_do_not_pass_a_10px_box(tmp_p
         if not sweep:
             col.thin = 1e6
         s.step()
-        assert col.lanes is not None and col.lanes[2][-1] > 0, "the lanes met no shape"
+        assert col.lanes is not None and col.lanes[-1][0] > 0, "the lanes met no shape"
         through.append(int((pts.pos[:, 1] > 300.0 - 5.0 - 2.0 + 1e-3).sum()))
     assert through[0] == 0 and through[1] > 0, through
