@@ -53,6 +53,8 @@ _F1 = np.zeros(0, np.float32)          # a body's absent dynamic arrays, as the 
 _F2 = np.zeros((0, 2), np.float32)
 _I1 = np.zeros(0, np.int32)
 _I2 = np.zeros((2, 0), np.int32)
+BLOCK = 8          # point slot rows a chain group's broad phase boxes at once (`lane_entries`): a row is tested
+                   # against a shape only where its block's box comes within reach of it
 GRID = 64          # the broad phase's grid has at most GRID × GRID cells over the shapes: a cell lists a few colliders
 MIN_CELL = 8.0     # px: its cells are never smaller (a few small shapes close together)
 MARGIN_RADII = 1.0   # a point is near a collider out to this many of its radii more, plus MARGIN and its move
@@ -713,48 +715,49 @@ def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, s
     """The broad phase of one chain group, inside its lane kernel once its points are gathered
     (`relax.solve_near`'s ``touch``): s holds its ``rows_n`` point slot rows (``row`` floats
     each; each slot's x, y, move² this step — in the z field, free in 2-D — and weight,
-    `relax.FIELDS`), pm its slot map (regular: lane l's points are pm[l] + k). From each lane's
-    extent over the rows and the longest move (``box``: 5 · lanes floats of scratch), the group's
-    reach: the largest point radius ``rmax`` and its `margin`; the colliders within reach of the
-    group's box are its candidates (``cand``), and each row meets those of them one of its free
-    lanes comes within reach of (`_row_meets`): the entries, ent[0] the row and ent[1] the
-    collider (ascending within a row), from 0. A row with entries gets its lanes' step-start
-    positions and radii in side[sbase + 3 · lanes · k:] (x, y, radius, ``lanes`` each) and its
-    lanes that moved further than ``step`` their swept test (`_sweep_one`, against the row's
-    colliders), their slots then read again. Returns the entries' count. Conservative as
-    `_broad`: a point moves less than its margin during the passes."""
+    `relax.FIELDS`), pm its slot map (regular: lane l's points are pm[l] + k). Block by block of
+    `BLOCK` rows: each lane's extent over the block and the longest move (``box``: 5 · lanes
+    floats of scratch) give the block's box and reach (the largest point radius ``rmax`` and its
+    `margin`); the colliders within reach of that box are its candidates (``cand``), and each
+    row meets those of them one of its free lanes comes within reach of (`_row_meets`): the
+    entries, ent[0] the row and ent[1] the collider (ascending within a row), from 0. A row with
+    entries gets its lanes' step-start positions and radii in side[sbase + 3 · lanes · k:] (x, y,
+    radius, ``lanes`` each) and its lanes that moved further than ``step`` their swept test
+    (`_sweep_one`, against the row's colliders), their slots then read again. Returns the entries'
+    count. Conservative as `_broad`: a point moves less than its margin during the passes."""
     big = np.float32(1e30)
-    for lane in range(lanes):
-        box[lane] = big
-        box[lanes + lane] = big
-        box[2 * lanes + lane] = -big
-        box[3 * lanes + lane] = -big
-        box[4 * lanes + lane] = 0.0
-    for k in range(rows_n):                   # each lane's extent: no chain from lane to lane
-        o = k * row
-        for lane in range(lanes):
-            x = s[o + lane]
-            y = s[o + lanes + lane]
-            free = s[o + 3 * lanes + lane] != 0.0
-            box[lane] = _select(free & (x < box[lane]), x, box[lane])
-            box[lanes + lane] = _select(free & (y < box[lanes + lane]), y, box[lanes + lane])
-            box[2 * lanes + lane] = _select(free & (x > box[2 * lanes + lane]), x, box[2 * lanes + lane])
-            box[3 * lanes + lane] = _select(free & (y > box[3 * lanes + lane]), y, box[3 * lanes + lane])
-            box[4 * lanes + lane] = max(box[4 * lanes + lane], s[o + 2 * lanes + lane])
-    x0 = y0 = 1e30
-    x1 = y1 = -1e30
-    move = 0.0
-    for lane in range(lanes):
-        x0 = min(x0, np.float64(box[lane]))
-        y0 = min(y0, np.float64(box[lanes + lane]))
-        x1 = max(x1, np.float64(box[2 * lanes + lane]))
-        y1 = max(y1, np.float64(box[3 * lanes + lane]))
-        move = max(move, np.float64(box[4 * lanes + lane]))
     m = 0
-    nc = 0
-    if x1 >= x0:                              # a free point (and no NaN)
+    for b0 in range(0, rows_n, BLOCK):
+        b1 = min(b0 + BLOCK, rows_n)
+        for lane in range(lanes):
+            box[lane] = big
+            box[lanes + lane] = big
+            box[2 * lanes + lane] = -big
+            box[3 * lanes + lane] = -big
+            box[4 * lanes + lane] = 0.0
+        for k in range(b0, b1):               # each lane's extent: no chain from lane to lane
+            o = k * row
+            for lane in range(lanes):
+                x = s[o + lane]
+                y = s[o + lanes + lane]
+                free = s[o + 3 * lanes + lane] != 0.0
+                box[lane] = _select(free & (x < box[lane]), x, box[lane])
+                box[lanes + lane] = _select(free & (y < box[lanes + lane]), y, box[lanes + lane])
+                box[2 * lanes + lane] = _select(free & (x > box[2 * lanes + lane]), x, box[2 * lanes + lane])
+                box[3 * lanes + lane] = _select(free & (y > box[3 * lanes + lane]), y, box[3 * lanes + lane])
+                box[4 * lanes + lane] = max(box[4 * lanes + lane], s[o + 2 * lanes + lane])
+        x0 = y0 = 1e30
+        x1 = y1 = -1e30
+        move = 0.0
+        for lane in range(lanes):
+            x0 = min(x0, np.float64(box[lane]))
+            y0 = min(y0, np.float64(box[lanes + lane]))
+            x1 = max(x1, np.float64(box[2 * lanes + lane]))
+            y1 = max(y1, np.float64(box[3 * lanes + lane]))
+            move = max(move, np.float64(box[4 * lanes + lane]))
+        nc = 0
         far = rmax + margin(rmax, math.sqrt(move), 0.0)
-        for c in range(shape.shape[0]):       # the group's candidates
+        for c in range(shape.shape[0] if x1 >= x0 else 0):   # the block's candidates (none: no free point, NaN)
             cx = centre[c, 0]
             cy = centre[c, 1]
             if shape[c] == PLANE:
@@ -767,7 +770,7 @@ def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, s
             if near:
                 cand[nc] = c
                 nc += 1
-        for k in range(rows_n if nc > 0 else 0):
+        for k in range(b0, b1 if nc > 0 else b0):
             first = m
             for j in range(nc):
                 if _row_meets(s, k * row, lanes, cand[j], far, shape, centre, axis, half, radius, reach):
