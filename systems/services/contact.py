@@ -12,12 +12,23 @@ within reach of one (`margin`); only those are pushed in the passes, each agains
 A 100,000-point curtain among 32 shapes then tests a fraction of its points a pass, not every one
 against every shape.
 
+In the lanes: a body of ropes whose links fall into chain groups (`relax.schedule_arrays`: eight
+ropes or more), among static and kinematic shapes only, with no other extra, meets the shapes inside
+its groups' lane kernels (`relax.solve_near`'s ``touch``): once a group's points are gathered,
+`lane_entries` finds the slot rows (point k of each of its 32 ropes) within reach of a shape, and
+after each pass `touch_row` pushes every lane of such a row out of that shape at once, in float32
+(`push` meets a point alone in float64: the same push and friction to float32's precision, a
+test). The group then takes all its passes in one call, as a body without shapes does; its points
+in no group (`others_near`) are `push`'s, pass by pass. 100,000 points among 32 shapes: relax
+1.8x the same scene without them (`bench.colliders`), where contact point by point took 8.8x.
+
 Tunnelling: once a step, after the broad phase, a point whose move this step is longer
 than half the thinnest collider is walked from its step start toward its position in steps of
 that half width; it stops at the last sample before the first inside a collider (within the
-point's radius of it): short of the shape, so nothing it is linked to can push it on through. (It
-stopped at that first sample inside once: a stretch of rope thrown whole then gathered in the
-shape's first half width, and its links pushed some points out of the far side.) A rope thrown at
+point's radius of it): short of the shape, so nothing it is linked to can push it on through.
+Stopping at that first sample inside, half a width deep at most, holds a lone point, but a stretch
+of rope thrown whole gathers there and its links push some points out of the far side (40 ropes
+thrown at a 10 px box: 52 of 480 points through; stopped short: none). A rope thrown at
 5,000 px/s moves 83 px a step: against a 10 px box it is sampled every 5 px.
 
 Dynamic colliders (`Colliders.inv_mass` > 0) are bodies of their own, translation only: once a

@@ -23,7 +23,9 @@ The Python there calls compiled kernels: no per-point Python loop.
 
 ``near`` (optional) names the points a step's ``project`` can move, when a broad phase knows them:
 a body whose every per-pass constraint says so has the links away from those points solved in
-one fused call, as a body without extras, and only the rest pass by pass.
+one fused call, as a body without extras, and only the rest pass by pass. (The built-in colliders
+go further for a body of ropes among still shapes: their contacts run inside the chain groups' lane
+kernels — `ropework.systems.services.contact`'s docstring.)
 """
 from __future__ import annotations
 
