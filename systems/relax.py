@@ -1119,6 +1119,8 @@ def solve_near(pts: Points, con: Constraints, lo, hi, passes: int, near: np.ndar
         (moving if busy[ng] else still).append(levels)
     for k, args in still:
         k(pos, inv_mass, rest, passes, lo, hi, share, *args)
+    if touch is not None and not moving and not len(near):
+        passes = 0                            # the shapes are still ones: each_pass would move no point
     for _ in range(passes):
         for k, args in moving:
             k(pos, inv_mass, rest, 1, lo, hi, share, *args)
