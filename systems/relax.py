@@ -577,7 +577,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
         return done
     chains.__name__ = chains.__qualname__ = (f"_chains_{'wide' if lanes == WIDE else 'narrow'}{3 if three else 2}"
                                              f"{'_any' if general else ''}{'_touch' if touch else ''}")
-    return kernel(error_model="numpy")(chains)
+    return kernel(error_model="numpy", depends=(contact.__file__,) if touch else ())(chains)
 
 
 def _chains_big_kernel(lanes: int, three: bool, general: bool):

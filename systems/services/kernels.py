@@ -71,8 +71,9 @@ def _uid() -> str:
     return str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
 
 
-def kernel(**options):
-    """``@kernel()`` / ``@kernel(error_model="numpy")``: numba.njit, nogil, cached in `cache_dir`."""
+def kernel(depends=(), **options):
+    """``@kernel()`` / ``@kernel(error_model="numpy")``: numba.njit, nogil, cached in `cache_dir`.
+    ``depends``: the files of other modules whose functions the kernel inlines (`stamp_with`)."""
     def wrap(fn):
         folder = cache_dir()
         saved = numba.config.CACHE_DIR
@@ -83,9 +84,26 @@ def kernel(**options):
             numba.config.CACHE_DIR = saved
         if folder is not None:
             _load_light(disp)
+            stamp_with(disp, depends)
         KERNELS.append(disp)
         return disp
     return wrap
+
+
+def stamp_with(disp, files) -> None:
+    """Make ``disp``'s machine code on disk stale when any of ``files`` changes, as it is when its
+    own source does. numba stamps a kernel's cache with the modification time and size of the
+    kernel's own file alone, so a kernel that inlines another module's functions would go on
+    loading the code compiled from that module's old text. The stamp becomes the kernel's and
+    each file's (an attribute of this dispatcher's cache, never numba's class)."""
+    cache_file = getattr(getattr(disp, "_cache", None), "_cache_file", None)
+    if not files or cache_file is None or not hasattr(cache_file, "_source_stamp"):   # numba's internals moved
+        return
+    stamps = [cache_file._source_stamp]
+    for f in files:
+        st = os.stat(f)
+        stamps.append((st.st_mtime, st.st_size))
+    cache_file._source_stamp = tuple(stamps)
 
 
 def _load_light(disp) -> None:

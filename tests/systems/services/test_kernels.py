@@ -59,6 +59,21 @@ def test_a_kernel_caches_in_the_chosen_folder_and_says_so_after(fresh, tmp_path)
     assert kernels.cached(add_one) and list(tmp_path.rglob("*.nbi"))
 
 
+def test_a_kernel_inlining_another_module_is_stale_once_that_module_changes(fresh, tmp_path):
+    """numba stamps a cache with the kernel's own file; `kernel(depends=...)` adds the files whose
+    functions it inlines, so changing one of them compiles the kernel again (as the lane kernels
+    that inline `contact.touch_row` must)."""
+    fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path / "cache"))
+    dep = tmp_path / "dep.py"
+    dep.write_text("# version 1\n")
+    add_one = kernels.kernel(depends=(str(dep),))(_add_one)
+    add_one(np.int64(1))
+    assert kernels.cached(kernels.kernel(depends=(str(dep),))(_add_one))   # a new dispatcher finds it
+    dep.write_text("# version 2, longer\n")
+    assert not kernels.cached(kernels.kernel(depends=(str(dep),))(_add_one))
+    assert kernels.cached(kernels.kernel()(_add_one)) is False              # nor the plain stamp: ours differs
+
+
 def test_cold_lists_only_what_a_scene_used_once_it_has_run(fresh, tmp_path):
     fresh.setenv("ROPEWORK_CACHE_DIR", str(tmp_path))
     used = kernels.kernel()(_add_one)
