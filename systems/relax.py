@@ -502,8 +502,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
         if s.shape[0] < (kmax + 1) * row or full.shape[0] < kmax + 1:   # no bounds checks below
             raise ValueError("a chain kernel was given a lane scratch too small for its groups")
         if touch:     # the contacts' arrays (`solve_near`'s touch), taken out of their tuple once
-            (tprev, pr, ent, cand, side, tbox, acc, met, shape, centre, axis, half, radius, verts, vstart, mu_s,
-             mu_k, reach, step, rmax) = tk
+            (tprev, pr, ent, cand, side, tbox, tbb, acc, met, shape, centre, axis, half, radius, verts, vstart,
+             mu_s, mu_k, reach, step, rmax) = tk
         for g in range(ng):
             if groups[g, 2] != lanes:
                 continue
@@ -544,7 +544,7 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
                 continue
             if touch:         # the group's rows near a shape, from the points just gathered
                 m = contact.lane_entries(s, reps + 1, lanes, row, pm, groups[g, 3] != 0, pos, tprev, pr, ent, cand,
-                                         side, 3 * groups[g, 1], tbox, shape, centre, axis, half, radius, verts,
+                                         side, 3 * groups[g, 1], tbox, tbb, shape, centre, axis, half, radius, verts,
                                          vstart, reach, step, rmax)
                 met[0] += m
             for _ in range(passes):

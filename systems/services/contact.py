@@ -721,24 +721,50 @@ def _row_meets(s, o, lanes, c, far, shape, centre, axis, half, radius, reach):
 
 
 @numba.njit(inline="always")
-def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, side, sbase, box, shape, centre, axis,
-                 half, radius, verts, vstart, reach, step, rmax):
+def _candidates(x0, y0, x1, y1, far, shape, centre, axis, reach, cand, j0, j1, out, every):
+    """Of the colliders cand[j0:j1] (``every``: colliders j0..j1 themselves), those whose bounding
+    circle (a plane: its surface) comes within ``far`` px of the box x0..x1, y0..y1, written from
+    cand[out]; returns out plus their count."""
+    n = out
+    for j in range(j0, j1 if x1 >= x0 else j0):   # none for a box of no free point (or NaN)
+        c = j if every else cand[j]
+        cx = centre[c, 0]
+        cy = centre[c, 1]
+        if shape[c] == PLANE:
+            sx = axis[c, 1]
+            sy = -axis[c, 0]
+            near = min((x0 - cx) * sx, (x1 - cx) * sx) + min((y0 - cy) * sy, (y1 - cy) * sy) <= far
+        else:
+            e = reach[c] + far
+            near = (x0 - e <= cx) & (cx <= x1 + e) & (y0 - e <= cy) & (cy <= y1 + e)
+        if near:
+            cand[n] = c
+            n += 1
+    return n
+
+
+@numba.njit(inline="always")
+def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, side, sbase, box, bb, shape, centre,
+                 axis, half, radius, verts, vstart, reach, step, rmax):
     """The broad phase of one chain group, inside its lane kernel once its points are gathered
     (`relax.solve_near`'s ``touch``): s holds its ``rows_n`` point slot rows (``row`` floats
     each; each slot's x, y, move² this step — in the z field, free in 2-D — and weight,
     `relax.FIELDS`), pm its slot map (regular: lane l's points are pm[l] + k). Block by block of
     `BLOCK` rows: each lane's extent over the block and the longest move (``box``: 5 · lanes
     floats of scratch) give the block's box and reach (the largest point radius ``rmax`` and its
-    `margin`); the colliders within reach of that box are its candidates (``cand``), and each
-    row meets those of them one of its free lanes comes within reach of (`_row_meets`): the
+    `margin`), into ``bb`` (float64[blocks, 5]); the colliders within reach of the group's box
+    (the blocks' together), then of those the ones within reach of a block's, are its candidates
+    (``cand``: twice the colliders' room), and each row of the block meets those of them one of
+    its free lanes comes within reach of (`_row_meets`): the
     entries, ent[0] the row and ent[1] the collider (ascending within a row), from 0. A row with
     entries gets its lanes' step-start positions and radii in side[sbase + 3 · lanes · k:] (x, y,
     radius, ``lanes`` each) and its lanes that moved further than ``step`` their swept test
     (`_sweep_one`, against the row's colliders), their slots then read again. Returns the entries'
     count. Conservative as `_broad`: a point moves less than its margin during the passes."""
     big = np.float32(1e30)
-    m = 0
-    for b0 in range(0, rows_n, BLOCK):
+    nb = (rows_n + BLOCK - 1) // BLOCK
+    for bk in range(nb):                      # each block's box and longest move, into bb
+        b0 = bk * BLOCK
         b1 = min(b0 + BLOCK, rows_n)
         for lane in range(lanes):
             box[lane] = big
@@ -757,33 +783,36 @@ def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, s
                 box[2 * lanes + lane] = _select(free & (x > box[2 * lanes + lane]), x, box[2 * lanes + lane])
                 box[3 * lanes + lane] = _select(free & (y > box[3 * lanes + lane]), y, box[3 * lanes + lane])
                 box[4 * lanes + lane] = max(box[4 * lanes + lane], s[o + 2 * lanes + lane])
-        x0 = y0 = 1e30
-        x1 = y1 = -1e30
-        move = 0.0
+        bb[bk, 0] = bb[bk, 1] = 1e30
+        bb[bk, 2] = bb[bk, 3] = -1e30
+        bb[bk, 4] = 0.0
         for lane in range(lanes):
-            x0 = min(x0, np.float64(box[lane]))
-            y0 = min(y0, np.float64(box[lanes + lane]))
-            x1 = max(x1, np.float64(box[2 * lanes + lane]))
-            y1 = max(y1, np.float64(box[3 * lanes + lane]))
-            move = max(move, np.float64(box[4 * lanes + lane]))
-        nc = 0
-        far = rmax + margin(rmax, math.sqrt(move), 0.0)
-        for c in range(shape.shape[0] if x1 >= x0 else 0):   # the block's candidates (none: no free point, NaN)
-            cx = centre[c, 0]
-            cy = centre[c, 1]
-            if shape[c] == PLANE:
-                sx = axis[c, 1]
-                sy = -axis[c, 0]
-                near = min((x0 - cx) * sx, (x1 - cx) * sx) + min((y0 - cy) * sy, (y1 - cy) * sy) <= far
-            else:
-                e = reach[c] + far
-                near = (x0 - e <= cx) & (cx <= x1 + e) & (y0 - e <= cy) & (cy <= y1 + e)
-            if near:
-                cand[nc] = c
-                nc += 1
+            bb[bk, 0] = min(bb[bk, 0], np.float64(box[lane]))
+            bb[bk, 1] = min(bb[bk, 1], np.float64(box[lanes + lane]))
+            bb[bk, 2] = max(bb[bk, 2], np.float64(box[2 * lanes + lane]))
+            bb[bk, 3] = max(bb[bk, 3], np.float64(box[3 * lanes + lane]))
+            bb[bk, 4] = max(bb[bk, 4], np.float64(box[4 * lanes + lane]))
+    gx0 = gy0 = 1e30                          # the group's box and longest move: its candidates
+    gx1 = gy1 = -1e30
+    move = 0.0
+    for bk in range(nb):
+        gx0 = min(gx0, bb[bk, 0])
+        gy0 = min(gy0, bb[bk, 1])
+        gx1 = max(gx1, bb[bk, 2])
+        gy1 = max(gy1, bb[bk, 3])
+        move = max(move, bb[bk, 4])
+    ng = _candidates(gx0, gy0, gx1, gy1, rmax + margin(rmax, math.sqrt(move), 0.0), shape, centre, axis, reach,
+                     cand, 0, shape.shape[0], 0, True)
+    m = 0
+    for bk in range(nb if ng > 0 else 0):
+        b0 = bk * BLOCK
+        b1 = min(b0 + BLOCK, rows_n)
+        x0, y0, x1, y1 = bb[bk, 0], bb[bk, 1], bb[bk, 2], bb[bk, 3]
+        far = rmax + margin(rmax, math.sqrt(bb[bk, 4]), 0.0)
+        nc = _candidates(x0, y0, x1, y1, far, shape, centre, axis, reach, cand, 0, ng, ng, False) - ng   # after the group's
         for k in range(b0, b1 if nc > 0 else b0):
             first = m
-            for j in range(nc):
+            for j in range(ng, ng + nc):
                 if _row_meets(s, k * row, lanes, cand[j], far, shape, centre, axis, half, radius, reach):
                     ent[0, m] = k
                     ent[1, m] = cand[j]
@@ -835,7 +864,7 @@ def others_near(pos, prev, inv_mass, shape, centre, axis, half, radius, verts, v
 
 
 def row_scratch(c: Colliders, groups: np.ndarray) -> tuple:
-    """(ent, cand, side, box, acc, met): `lane_entries`' and `touch_row`'s scratch for a body's chain
+    """(ent, cand, side, box, bb, acc, met): `lane_entries`' and `touch_row`'s scratch for a body's chain
     ``groups``, kept on ``c`` while they and its collider count stay (the entries' room: every
     row of the largest group meeting every collider; met[0]: the entries a step made, summed
     over the groups, which the lane kernels add up)."""
@@ -845,8 +874,10 @@ def row_scratch(c: Colliders, groups: np.ndarray) -> tuple:
         lanes = groups[:-1, 2].astype(np.int64)
         rows = (groups[1:, 1].astype(np.int64) - groups[:-1, 1]) // np.maximum(lanes, 1)
         most = int(lanes.max(initial=1))
-        c.lanes = (groups, k, np.zeros((2, max(int(rows.max(initial=1)) * k, 1)), np.int32), np.zeros(max(k, 1), np.int32),
-                   np.zeros(3 * int(groups[-1, 1]), np.float32), np.zeros(5 * most, np.float32),
+        blocks = (int(rows.max(initial=1)) + BLOCK - 1) // BLOCK
+        c.lanes = (groups, k, np.zeros((2, max(int(rows.max(initial=1)) * k, 1)), np.int32),
+                   np.zeros(max(2 * k, 1), np.int32), np.zeros(3 * int(groups[-1, 1]), np.float32),
+                   np.zeros(5 * most, np.float32), np.zeros((max(blocks, 1), 5), np.float64),
                    np.zeros(6 * most, np.float32), np.zeros(1, np.int64))
     return c.lanes[2:]
 
