@@ -558,8 +558,16 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
                         _repair_lanes(s, o, lanes, three, True, False, row, 3, s, o + 5 * lanes, s, o + 4 * lanes)
                 if touch:     # the group's rows' contacts, before the clamp (one clamp a pass, not one a row)
                     for e in range(m):
-                        contact.touch_row(s, ent[0, e] * row, lanes, side, 3 * (groups[g, 1] + ent[0, e] * lanes), acc,
-                                          ent[1, e], shape, centre, axis, half, radius, verts, vstart, mu_s, mu_k)
+                        c = ent[1, e]
+                        o = ent[0, e] * row
+                        so = 3 * (groups[g, 1] + ent[0, e] * lanes)
+                        if shape[c] == contact.POLYGON:   # its own call: see `contact.touch_polygon`
+                            contact.touch_polygon(s, o, lanes, side, so, acc, c, np.float32(centre[c, 0]),
+                                                  np.float32(centre[c, 1]), np.float32(axis[c, 0]),
+                                                  np.float32(axis[c, 1]), np.float32(mu_s[c]), np.float32(mu_k[c]),
+                                                  verts, vstart)
+                        else:
+                            contact.touch_row(s, o, lanes, side, so, c, shape, centre, axis, half, radius, mu_s, mu_k)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points
                     _clamp_lanes(s, 0, lo[0], hi[0], reps + 1, lanes, row, 3)
                     _clamp_lanes(s, 1, lo[1], hi[1], reps + 1, lanes, row, 3)

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from ropework.components.collider import Colliders
+from ropework.components.collider import POLYGON, Colliders
 from ropework.kinds import colliders as kc
 from ropework.scene import Scene
 from ropework.systems.services import contact
@@ -311,7 +311,7 @@ def lane_row(pos, prev, w, r):
     {"shape": "plane", "at": [0.5, 0.5], "angle": 10.0, "friction": 0.3},
 ])
 def test_a_row_of_lanes_meets_a_shape_as_push_meets_each_point(table):
-    """`touch_row`, every lane of a row at once in float32, against `push` on each point alone
+    """`touch_row` (`touch_polygon`), every lane of a row at once in float32, against `push` on each point alone
     (float64): the same push out and the same friction — sticking and sliding — to float32's
     precision, and a pinned lane or one clear of the shape keeps its bits."""
     rng = np.random.default_rng(7)
@@ -322,8 +322,13 @@ def test_a_row_of_lanes_meets_a_shape_as_push_meets_each_point(table):
     w[5] = 0.0                                                             # pinned
     want = run_push(c, pos.copy(), prev, w)
     s, side = lane_row(pos, prev, w, 3.0)
-    contact.touch_row(s, 0, LANES, side, 0, np.zeros(6 * LANES, np.float32), 0, c.shape, c.centre, c.axis, c.half,
-                      c.radius, c.verts, c.vstart, c.mu_s, c.mu_k)
+    if c.shape[0] == POLYGON:
+        f32 = np.float32
+        contact.touch_polygon(s, 0, LANES, side, 0, np.zeros(6 * LANES, np.float32), 0, f32(c.centre[0, 0]),
+                              f32(c.centre[0, 1]), f32(c.axis[0, 0]), f32(c.axis[0, 1]), f32(c.mu_s[0]),
+                              f32(c.mu_k[0]), c.verts, c.vstart)
+    else:
+        contact.touch_row(s, 0, LANES, side, 0, 0, c.shape, c.centre, c.axis, c.half, c.radius, c.mu_s, c.mu_k)
     got = np.stack([s[:LANES], s[LANES:2 * LANES]], 1)
     assert (np.hypot(*(want - pos).T) > 0.1).sum() >= 4, "too few lanes inside the shape to tell"
     assert np.allclose(got, want, atol=2e-3)
