@@ -20,7 +20,7 @@ after each pass `touch_row` pushes every lane of such a row out of that shape at
 (`push` meets a point alone in float64: the same push and friction to float32's precision, a
 test). The group then takes all its passes in one call, as a body without shapes does; its points
 in no group (`others_near`) are `push`'s, pass by pass. 100,000 points among 32 shapes: relax
-1.8x the same scene without them (`bench.colliders`), where contact point by point took 8.8x.
+1.6x the same scene without them (`bench.colliders`), where contact point by point took 8.8x.
 
 Tunnelling: once a step, after the broad phase, a point whose move this step is longer
 than half the thinnest collider is walked from its step start toward its position in steps of
