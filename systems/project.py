@@ -146,11 +146,11 @@ def _near(ex: Extras, table) -> np.ndarray | None:
 
 def _lanes(pts, con, ex: Extras, table) -> tuple | None:
     """The colliders' contacts solved inside the lane kernels of the body's chain groups
-    (`relax.solve_near`'s ``touch``), after `contact.others_near` has run as the broad phase of
-    the points in none; or
-    None, and the colliders' own ``begin`` and `push` take every point: a body with other extras
-    or types, 3-D or `big`, without chain groups, or whose colliders move as bodies or hold points
-    (their corrections are shared with a collider, which lanes cannot do at once)."""
+    (`relax.solve_near`'s ``touch``, its arguments), after `contact.others_near` has run as the
+    broad phase of the points in none; or None, and the colliders' own ``begin`` and `push` take
+    every point: a body with other extras or types, 3-D or `big`, without chain groups, or whose
+    colliders move as bodies or hold points (their corrections are shared with a collider, which
+    lanes cannot do at once)."""
     if (len(table) != 1 or table[0][0] is not contact.COLLIDERS or ex.bending is not None
             or ex.attachments is not None or ex.contact is not None or ex.compliance is not None):
         return None

@@ -393,13 +393,12 @@ def _repair_lanes(s, o, lanes, three, halves, live_all, row, wf, r, ro, dv, do):
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _clamp_lanes(s, q, lo, hi, rows, lanes, row, wf, o=0):
-    """Clamp coordinate q of the free point slots of ``rows`` rows from s[o] on into [lo, hi]
-    (``row`` floats per slot row, the weights at field ``wf``)."""
-    o = max(o, 0)     # known not negative: numba's index wraparound folds away and the lanes vectorise
+def _clamp_lanes(s, q, lo, hi, rows, lanes, row, wf):
+    """Clamp coordinate q of the free point slots of ``rows`` rows into [lo, hi] (``row``
+    floats per slot row, the weights at field ``wf``)."""
     for k in range(rows):
         for lane in range(lanes):
-            t = o + k * row + lane
+            t = k * row + lane
             x = s[q * lanes + t]
             y = _select(x < lo, lo, x)
             y = _select(y > hi, hi, y)
@@ -467,7 +466,10 @@ def _scatter_slot(s, pos, pm, k, lane, lanes, three, straight, p0, row):
 
 def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
     """The kernel that relaxes every group of ``lanes`` chains of a plan (its other groups are
-    skipped), for 3-D points if ``three``, with any divisor if ``general``. The three are frozen
+    skipped), for 3-D points if ``three``, with any divisor if ``general``, with the colliders'
+    contacts in every pass if ``touch`` (2-D, ``general``: the arrays after ``full`` are
+    `solve_near`'s touch; each group's broad phase once gathered, `contact.lane_entries`, each
+    pass's rows near a shape met before the clamp, `contact.touch_row`). The flags are frozen
     into the kernel as constants, so numba compiles one loop body, and only for the variants a
     scene calls; a flag passed as an argument would compile every branch it does not prune.
 
