@@ -95,13 +95,8 @@ def _circle(ex, ey, r, one):
 @numba.njit(inline="always")
 def _capsule(lx, ly, h, r, one):
     """(d, nx, ny) in a capsule's frame: a segment from (-h, 0) to (h, 0), radius r (`_circle`'s
-    ``one``). On the segment itself, straight up."""
-    qx = min(max(lx, -h), h)
-    ex = lx - qx
-    d = math.sqrt(ex * ex + ly * ly)
-    small = d < 1e-9
-    d = _select(small, one, d)
-    return _select(small, -r, d - r), _select(small, one - one, ex / d), _select(small, -one, ly / d)
+    ``one``): the circle about the segment's nearest point. On the segment itself, straight up."""
+    return _circle(lx - min(max(lx, -h), h), ly, r, one)
 
 
 @numba.njit(inline="always")
