@@ -795,7 +795,7 @@ def lane_entries(s, rows_n, lanes, row, pm, regular, pos, prev, pr, ent, cand, s
             box[3 * lanes + lane] = -big
             box[4 * lanes + lane] = 0.0
         for k in range(b0, b1):               # each lane's extent: no chain from lane to lane
-            o = k * row
+            o = max(k * row, 0)               # not negative: the lanes vectorise (`touch_row`)
             for lane in range(lanes):
                 x = s[o + lane]
                 y = s[o + lanes + lane]
