@@ -70,19 +70,20 @@ class Attachments:
 
 @dataclass
 class SelfContact:
-    """Points of a body kept two radii apart (a spatial hash, rebuilt each step).
+    """Points of a body kept two radii apart (a grid, rebuilt each step).
 
     radius: px; rest: float32[n, 2] — the points' rest layout: a pair closer than two radii there
-    (neighbours along a rope) is left to the links. pairs: int32[2, cap], table/start/items: the
-    hash's scratch (made once); m: the pairs found this step.
+    (neighbours along a rope) is left to the links. pairs: int32[2, cap], start/cell/items/sort:
+    the grid's scratch (made once, `projections.near_pairs`); m: the pairs found this step.
     """
 
     radius: float
     rest: np.ndarray
     pairs: np.ndarray | None = field(repr=False, default=None)
-    table: np.ndarray | None = field(repr=False, default=None)
     start: np.ndarray | None = field(repr=False, default=None)
+    cell: np.ndarray | None = field(repr=False, default=None)
     items: np.ndarray | None = field(repr=False, default=None)
+    sort: np.ndarray | None = field(repr=False, default=None)
     m: int = 0
 
 

@@ -184,17 +184,17 @@ def _each_pass(pts, table, near, lo, hi) -> None:
 
 
 def _gather(pts, c) -> None:
-    """This step's contact pairs, by the spatial hash (scratch made once, for the body's size)."""
+    """This step's contact pairs, by the grid (scratch made once, for the body's size)."""
     n = len(pts.pos)
     if c.items is None or len(c.items) != n:
-        size = 1 << max(int(2 * n - 1).bit_length(), 4)   # a power of two, at least 2n: a mask, and few collisions
-        c.table = np.zeros(size, np.int32)
-        c.start = np.zeros(size + 1, np.int32)
+        c.start = np.zeros(2 * n + 2, np.int32)     # cells: at most twice the points, and one
+        c.cell = np.zeros(n, np.int32)
         c.items = np.zeros(n, np.int32)
+        c.sort = np.zeros((4, n), np.float32)
         c.pairs = np.zeros((2, PAIRS_PER_POINT * n), np.int32)
     gap = 2.0 * c.radius
     c.m = int(pj.near_pairs(pts.pos, c.rest, np.float32(gap * CONTACT_REACH), np.float32(gap),
-                            c.table, c.start, c.items, c.pairs))
+                            c.start, c.cell, c.items, c.sort, c.pairs))
 
 
 def _break(pts, con, ex: Extras, pulls, per_force: float) -> np.ndarray:

@@ -10,8 +10,8 @@ moves toward the constraint's surface.
 - `xpbd_distance`: Ten Minute Physics' ``solveEdges``: one XPBD sweep, compliance α̃ = α / h².
 - `attach`: point i held on the point at t of the segment j, j + 1 (zero length), split by inverse
   mass so a heavy end barely moves.
-- `near_pairs` / `collide_pairs`: a spatial hash on the point radius, then the pairs closer than
-  two radii pushed apart.
+- `near_pairs` / `collide_pairs`: a grid of cells the contact reach wide, the points sorted into it,
+  then the pairs closer than two radii pushed apart.
 """
 from __future__ import annotations
 
@@ -20,10 +20,8 @@ import math
 import numba
 import numpy as np
 
-from ropework.systems.services.kernels import kernel
+from ropework.systems.services.kernels import kernel, select
 
-HASH_PRIME_X = 92837111    # Ten Minute Physics' spatial hash multipliers (11-hashing.html)
-HASH_PRIME_Y = 689287499
 
 
 @kernel()
@@ -134,95 +132,123 @@ def attach(pos, inv_mass, at, frac, pull):
         pos[q1, 1] -= ey * f * w1
 
 
-@numba.njit(inline="always")
-def _slot(xi, yi, mask):
-    """The hash slot of cell (xi, yi): a table of a power of two, so a mask and not a division."""
-    return ((xi * HASH_PRIME_X) ^ (yi * HASH_PRIME_Y)) & mask
-
-
-@kernel()
-def near_pairs(pos, rest_pos, reach, apart, table, start, items, pairs):
+@kernel(error_model="numpy")
+def near_pairs(pos, rest_pos, reach, apart, start, cell, items, sort, pairs):
     """The pairs (i < j) of points closer than ``reach`` now and at least ``apart`` apart at rest
-    (so neighbours along a rope are left to its links), by a spatial hash of cell ``reach``:
-    table int32[T] (T a power of two), start int32[T + 1], items int32[n] scratch; pairs
-    int32[2, cap] out. Returns the count (at most cap: past it the rest are dropped for this step)."""
+    (so neighbours along a rope are left to its links), by a grid over the points' box, cells of
+    ``reach`` (larger when that makes more cells than start has room for, so the work and the
+    scratch follow the point count, never the box), the points counting-sorted into cell order:
+    each point then meets the points after it in its own and the eight cells around it, which
+    in row order are three runs of the sorted arrays, each tested branch-free.
+    start int32[C + 1] (C ≥ 1, cells at most), cell and items int32[n], sort float32[4, n]
+    (the sorted points' x, y and rest x, y) scratch; pairs int32[2, cap] out, in the sorted
+    order. Returns the count (at most cap: past it the rest are dropped for this step). A point
+    not finite, or past 1e30 px, is in an edge cell: it meets what its distance says."""
     n = pos.shape[0]
-    size = table.shape[0]
-    mask = np.int64(size - 1)
-    inv = np.float32(1.0) / reach
-    for c in range(size + 1):
+    if start.shape[0] < 2 or cell.shape[0] < n or items.shape[0] < n or sort.shape[1] < n or pairs.shape[1] < 1:
+        raise ValueError("near_pairs was given scratch too small for its points")
+    x0 = y0 = np.float32(np.inf)
+    x1 = y1 = np.float32(-np.inf)
+    for p in range(n):
+        x = pos[p, 0]
+        y = pos[p, 1]
+        if abs(x) < 1e30 and abs(y) < 1e30:
+            x0 = min(x0, x)
+            x1 = max(x1, x)
+            y0 = min(y0, y)
+            y1 = max(y1, y)
+    if x1 < x0:
+        x0 = y0 = x1 = y1 = np.float32(0.0)
+    size = np.float64(reach)
+    while (math.floor((x1 - x0) / size) + 1) * (math.floor((y1 - y0) / size) + 1) > start.shape[0] - 1:
+        size *= 1.25                     # a few hundred times at most: the box is under 2e30 px across
+    inv = 1.0 / size
+    w = np.int64(math.floor((x1 - x0) * inv)) + 1
+    h = np.int64(math.floor((y1 - y0) * inv)) + 1
+    for c in range(w * h + 1):
         start[c] = 0
-    for c in range(size):
-        table[c] = 0                 # then: points placed in each cell so far
-    for p in range(n):
-        h = _slot(np.int64(math.floor(pos[p, 0] * inv)), np.int64(math.floor(pos[p, 1] * inv)), mask)
-        start[h + 1] += 1
-    for c in range(size):
+    for p in range(n):                   # count each cell's points, then where each cell starts
+        k = _cell(pos[p, 0], pos[p, 1], x0, y0, inv, w, h)
+        cell[p] = k
+        start[k + 1] += 1
+    for c in range(w * h):
         start[c + 1] += start[c]
-    for p in range(n):
-        h = _slot(np.int64(math.floor(pos[p, 0] * inv)), np.int64(math.floor(pos[p, 1] * inv)), mask)
-        items[start[h] + table[h]] = p
-        table[h] += 1
+    for p in range(n):                   # each point into its cell's next place (start moves on by one)
+        items[start[cell[p]]] = p
+        start[cell[p]] += 1
+    for c in range(w * h, 0, -1):        # and back to where each cell starts
+        start[c] = start[c - 1]
+    start[0] = 0
+    for s in range(n):
+        q = items[s]
+        sort[0, s] = pos[q, 0]
+        sort[1, s] = pos[q, 1]
+        sort[2, s] = rest_pos[q, 0]
+        sort[3, s] = rest_pos[q, 1]
     reach2 = reach * reach
     apart2 = apart * apart
     cap = pairs.shape[1]
     m = 0
-    visited = np.empty(9, np.int64)   # the slots visited around one point
-    for p in range(n):
-        px = pos[p, 0]
-        py = pos[p, 1]
-        xi = np.int64(math.floor(px * inv))
-        yi = np.int64(math.floor(py * inv))
-        seen = 0
-        for dx in range(-1, 2):
-            for dy in range(-1, 2):
-                h = _slot(xi + dx, yi + dy, mask)
-                dup = False                  # two cells may hash to one slot: visit it once
-                for u in range(seen):
-                    dup |= visited[u] == h
-                if dup:
-                    continue
-                visited[seen] = h
-                seen += 1
-                for s in range(start[h], start[h + 1]):
-                    q = items[s]
-                    if q <= p:
-                        continue
-                    ex = pos[q, 0] - px
-                    ey = pos[q, 1] - py
-                    if ex * ex + ey * ey >= reach2:
-                        continue
-                    rx = rest_pos[q, 0] - rest_pos[p, 0]
-                    ry = rest_pos[q, 1] - rest_pos[p, 1]
-                    if rx * rx + ry * ry < apart2:
-                        continue
-                    if m < cap:
-                        pairs[0, m] = p
-                        pairs[1, m] = q
-                        m += 1
+    for s in range(n):
+        px = sort[0, s]
+        py = sort[1, s]
+        k = cell[items[s]]
+        cx = k % w
+        cy = k // w
+        a = max(cx - 1, 0)
+        b = min(cx + 1, w - 1) + 1
+        for r in range(max(cy - 1, 0), min(cy + 1, h - 1) + 1):
+            for t in range(max(start[r * w + a], s + 1), start[r * w + b]):
+                ex = sort[0, t] - px
+                ey = sort[1, t] - py
+                rx = sort[2, t] - sort[2, s]
+                ry = sort[3, t] - sort[3, s]
+                ok = (ex * ex + ey * ey < reach2) & (rx * rx + ry * ry >= apart2) & (m < cap)
+                p = items[s]
+                q = items[t]
+                o = min(m, cap - 1)      # written always, kept when ok: no branch to mispredict
+                pairs[0, o] = select(ok, min(p, q), pairs[0, o])
+                pairs[1, o] = select(ok, max(p, q), pairs[1, o])
+                m += ok
     return m
 
 
-@kernel()
+@numba.njit(inline="always")
+def _cell(x, y, x0, y0, inv, w, h):
+    """The grid cell (row-major, clamped into the grid) of a point at (x, y)."""
+    cx = min(max(np.int64((x - x0) * inv), 0), w - 1)
+    cy = min(max(np.int64((y - y0) * inv), 0), h - 1)
+    return cy * w + cx
+
+
+COLLIDE_WAYS = 8   # pairs `collide_pairs` takes in turn from as many runs of the list: one point's
+                   # pairs lie together in it, and pushed one after another each waits on the last
+
+
+@kernel(error_model="numpy")
 def collide_pairs(pos, inv_mass, pairs, m, gap):
-    """Push apart, in order, each of the first m pairs closer than ``gap`` (two point radii, px),
-    split by inverse mass."""
-    for t in range(m):
-        i = pairs[0, t]
-        j = pairs[1, t]
-        wi = inv_mass[i]
-        wj = inv_mass[j]
-        w = wi + wj
-        if w == 0.0:
-            continue
-        ex = pos[j, 0] - pos[i, 0]
-        ey = pos[j, 1] - pos[i, 1]
-        d2 = ex * ex + ey * ey
-        if d2 >= gap * gap or d2 == 0.0:
-            continue
-        d = math.sqrt(d2)
-        f = (gap - d) / d / w
-        pos[i, 0] -= ex * f * wi
-        pos[i, 1] -= ey * f * wi
-        pos[j, 0] += ex * f * wj
-        pos[j, 1] += ey * f * wj
+    """Push apart each of the first m pairs closer than ``gap`` (two point radii, px), split by
+    inverse mass, in a fixed order: pair r of each of `COLLIDE_WAYS` runs of the list, then pair
+    r + 1 of each. Branch-free: a pile's resting pairs sit at the gap, where a branch on it
+    guesses wrong half the time (with both, ≈ 4x faster than in the list's order with a branch)."""
+    rows = (m + COLLIDE_WAYS - 1) // COLLIDE_WAYS
+    gap = np.float32(gap)                # the points' type, as the module's: each push is kept by a select
+    g2 = gap * gap
+    for r in range(rows):
+        for b in range(COLLIDE_WAYS):
+            t = min(b * rows + r, m - 1)
+            i = pairs[0, t]
+            j = pairs[1, t]
+            wi = inv_mass[i]
+            wj = inv_mass[j]
+            w = wi + wj
+            ex = pos[j, 0] - pos[i, 0]
+            ey = pos[j, 1] - pos[i, 1]
+            d2 = ex * ex + ey * ey
+            on = (b * rows + r < m) & (d2 < g2) & (d2 != 0.0) & (w != 0.0)
+            d = math.sqrt(d2)
+            f = (gap - d) / d / w                  # not finite when off: never kept
+            pos[i, 0] = select(on, pos[i, 0] - ex * f * wi, pos[i, 0])
+            pos[i, 1] = select(on, pos[i, 1] - ey * f * wi, pos[i, 1])
+            pos[j, 0] = select(on, pos[j, 0] + ex * f * wj, pos[j, 0])
+            pos[j, 1] = select(on, pos[j, 1] + ey * f * wj, pos[j, 1])

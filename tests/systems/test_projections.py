@@ -122,14 +122,56 @@ def test_near_pairs_finds_every_close_pair_of_a_brute_force_search():
     rest = (np.arange(n)[:, None] * [7.0, 0.0]).astype(np.float32)   # a rope laid out straight
     reach, apart = 12.0, 15.0
     pairs = np.zeros((2, 10_000), np.int32)
-    m = pj.near_pairs(pos, rest, reach, apart, np.zeros(1024, np.int32), np.zeros(1025, np.int32),
-                      np.zeros(n, np.int32), pairs)
+    m = pj.near_pairs(pos, rest, reach, apart, np.zeros(2 * n + 1, np.int32), np.zeros(n, np.int32),
+                      np.zeros(n, np.int32), np.zeros((4, n), np.float32), pairs)
     got = {tuple(p) for p in pairs[:, :m].T}
     d = np.linalg.norm(pos[:, None] - pos[None], axis=2)
     r = np.linalg.norm(rest[:, None] - rest[None], axis=2)
     i, j = np.nonzero((d < reach) & (r >= apart))
     want = {(p, q) for p, q in zip(i, j) if p < q}
     assert m == len(got) and got == want and m > 0
+
+
+def _near(pos, rest, reach, apart, cells):
+    n = len(pos)
+    pairs = np.zeros((2, 8 * max(n, 1)), np.int32)
+    m = pj.near_pairs(pos.astype(np.float32), rest.astype(np.float32), np.float32(reach), np.float32(apart),
+                      np.zeros(cells + 1, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32),
+                      np.zeros((4, n), np.float32), pairs)
+    return {tuple(p) for p in pairs[:, :m].T}
+
+
+def test_near_pairs_grid_widens_its_cells_for_a_box_larger_than_its_scratch():
+    """Two clusters a million px apart on a grid of at most 50 cells: each cluster's pairs, none between
+    them, as the brute force finds."""
+    rng = np.random.default_rng(3)
+    pos = np.concatenate([rng.random((30, 2)) * 20, 1e6 + rng.random((30, 2)) * 20])
+    rest = np.arange(60)[:, None] * [100.0, 0.0]
+    d = np.linalg.norm(pos[:, None] - pos[None], axis=2)
+    i, j = np.nonzero(np.triu(d < 5.0, 1))
+    want = set(zip(i.tolist(), j.tolist()))
+    assert _near(pos, rest, 5.0, 1.0, 50) == want and len(want) > 10
+
+
+def test_near_pairs_takes_a_point_gone_to_infinity_or_nan_without_losing_the_others():
+    pos = np.array([[0, 0], [3, 0], [np.inf, 0], [np.nan, np.nan], [50, 50], [52, 50]], float)
+    rest = np.arange(6)[:, None] * [100.0, 0.0]
+    assert _near(pos, rest, 5.0, 1.0, 13) == {(0, 1), (4, 5)}
+    assert _near(pos[:0], rest[:0], 5.0, 1.0, 1) == set()
+
+
+@pytest.mark.parametrize("m", [1, 7, 8, 9, 23])
+def test_collide_pairs_takes_every_pair_of_the_list_whatever_its_length(m):
+    """The pairs are taken run by run (`COLLIDE_WAYS` runs): every one of them, and none past m."""
+    pos = np.zeros((2 * m + 2, 2), np.float32)
+    pos[:, 0] = np.repeat(np.arange(m + 1) * 100.0, 2)
+    pos[1::2, 0] += 1.0                                   # pair k: points 2k, 2k + 1, 1 px apart
+    inv = np.ones(len(pos), np.float32)
+    pairs = np.arange(2 * m + 2, dtype=np.int32).reshape(-1, 2).T.copy()
+    pj.collide_pairs(pos, inv, pairs, m, 8.0)
+    gaps = pos[1::2, 0] - pos[0::2, 0]
+    np.testing.assert_allclose(gaps[:m], 8.0, atol=1e-4)
+    assert gaps[m] == 1.0                                 # the pair past m is left
 
 
 def test_collide_pairs_separates_to_two_radii():
