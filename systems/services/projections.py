@@ -23,7 +23,6 @@ import numpy as np
 from ropework.systems.services.kernels import kernel, select
 
 
-
 @kernel()
 def bend(pos, inv_mass, tri, angle, stiffness, coef):
     """One sweep of angle constraints, in order. tri: int32[3, k] (a, middle b, c); angle: float32[k]
