@@ -22,6 +22,9 @@ import numpy as np
 
 from ropework.systems.services.kernels import kernel, select
 
+COLLIDE_WAYS = 8   # pairs `collide_pairs` takes in turn from as many runs of the list: one point's
+                   # pairs lie together in it, and pushed one after another each waits on the last
+
 
 @kernel()
 def bend(pos, inv_mass, tri, angle, stiffness, coef):
@@ -131,6 +134,14 @@ def attach(pos, inv_mass, at, frac, pull):
         pos[q1, 1] -= ey * f * w1
 
 
+@numba.njit(inline="always")
+def _cell(x, y, x0, y0, inv, w, h):
+    """The grid cell (row-major, clamped into the grid) of a point at (x, y)."""
+    cx = min(max(np.int64((x - x0) * inv), 0), w - 1)
+    cy = min(max(np.int64((y - y0) * inv), 0), h - 1)
+    return cy * w + cx
+
+
 @kernel(error_model="numpy")
 def near_pairs(pos, rest_pos, reach, apart, start, cell, items, sort, pairs):
     """The pairs (i < j) of points closer than ``reach`` now and at least ``apart`` apart at rest
@@ -211,17 +222,6 @@ def near_pairs(pos, rest_pos, reach, apart, start, cell, items, sort, pairs):
                 m += ok
     return m
 
-
-@numba.njit(inline="always")
-def _cell(x, y, x0, y0, inv, w, h):
-    """The grid cell (row-major, clamped into the grid) of a point at (x, y)."""
-    cx = min(max(np.int64((x - x0) * inv), 0), w - 1)
-    cy = min(max(np.int64((y - y0) * inv), 0), h - 1)
-    return cy * w + cx
-
-
-COLLIDE_WAYS = 8   # pairs `collide_pairs` takes in turn from as many runs of the list: one point's
-                   # pairs lie together in it, and pushed one after another each waits on the last
 
 
 @kernel(error_model="numpy")
