@@ -73,7 +73,7 @@ LAYER_KEYS = (
         "and not `passes` — the way to a rope that does not stretch", lo=0, hi=MAX_SUBSTEPS),
     Key("break_at", "float", 0.0, "a link breaks when stretched past this ratio of its rest length (1.5: 150 %); "
         "0 never", lo=0.0, hi=100.0, live=live_break),
-    Key("self_collide", "bool", False, "the body's points keep two radii apart (a spatial hash): a rope dropped "
+    Key("self_collide", "bool", False, "the body's points keep two radii apart (a grid of cells): a rope dropped "
         "on itself piles up"),
     Key("sleep", "bool", False, f"a body still for {SLEEP_STEPS} steps (no point moving {SLEEP_STILL} px a step) "
         "costs no solve time until a press takes one of its points"),
