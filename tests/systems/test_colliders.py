@@ -337,6 +337,58 @@ def test_a_row_of_lanes_meets_a_shape_as_push_meets_each_point(table):
     assert np.array_equal(got[still], pos[still])
 
 
+def test_the_lanes_broad_phase_finds_every_row_a_free_lane_of_which_is_within_reach_of_a_shape():
+    """`lane_entries` against the distance itself: every (row, collider) one of whose free lanes lies
+    within its radius and margin of the shape's surface is an entry, for each of the five shapes
+    (a polygon's rows met through its edge lines, the others' through their bounding shapes), and
+    a row whose free lanes are all far from every shape is none."""
+    from ropework.systems.relax import FIELDS
+    rng = np.random.default_rng(11)
+    tables = [{"shape": "circle", "at": [0.2, 0.3], "radius": 30.0},
+              {"shape": "capsule", "at": [0.5, 0.3], "size": [80.0, 0.0], "radius": 12.0, "angle": 30.0},
+              {"shape": "box", "at": [0.8, 0.3], "size": [90.0, 30.0], "angle": -20.0},
+              {"shape": "polygon", "at": [0.3, 0.7], "angle": 25.0,
+               "points": [[-30, -30], [30, -30], [45, 10], [0, 40], [-45, 10]]},
+              {"shape": "plane", "at": [0.5, 0.97], "angle": 5.0}]
+    rows, r = 40, 3.0
+    n = LANES * rows
+    c = shapes(tables, r=r, n=n)
+    centres = c.centre[rng.integers(0, 4, n)]
+    pos = np.where(rng.random((n, 1)) < 0.4, centres + rng.normal(0, 40, (n, 2)),
+                   rng.uniform([0, 0], [800, 600], (n, 2))).astype(np.float32)
+    w = (rng.random(n) > 0.1).astype(np.float32)                     # some pinned: never an entry
+    row = FIELDS * LANES
+    s = np.zeros((rows + 1) * row, np.float32)
+    for k in range(rows):
+        p = np.arange(LANES) * rows + k
+        s[k * row:k * row + LANES] = pos[p, 0]
+        s[k * row + LANES:k * row + 2 * LANES] = pos[p, 1]
+        s[k * row + 3 * LANES:k * row + 4 * LANES] = w[p]
+    arrs = contact._arrays(c)
+    shape, centre, axis, half, radius, verts, vstart = arrs[:7]
+    step, reach = arrs[10], arrs[11]
+    k_all = len(c.shape)
+    ent = np.zeros((2, rows * k_all), np.int32)
+    m = contact.lane_entries(s, rows, LANES, row, (np.arange(LANES) * rows).astype(np.int32), True, pos, pos.copy(),
+                             np.full(n, r, np.float32), ent, np.zeros(2 * k_all, np.int32),
+                             np.zeros(3 * n, np.float32), 0, np.zeros(5 * LANES, np.float32),
+                             np.zeros(((rows + 7) // 8, 5)), shape, centre, axis, half, radius, verts, vstart, reach,
+                             step, np.float64(r))
+    got = {(int(a), int(b)) for a, b in ent[:, :m].T}
+    far = r + r * contact.MARGIN_RADII + contact.MARGIN        # a still point's reach: radius, margin
+    want = set()
+    for p in range(n):
+        if w[p] == 0.0:
+            continue
+        for j in range(k_all):
+            d, _, _ = contact.distance(j, np.float64(pos[p, 0]), np.float64(pos[p, 1]), shape, centre, axis, half,
+                                       radius, verts, vstart)
+            if d <= far:
+                want.add((p % rows, j))
+    assert want and want <= got
+    assert len(got) < rows * k_all                                   # not every row of every shape
+
+
 CURTAIN = ('[[layer]]\nkind = "ropes"\nradius = 3.0\n[[layer.rope]]\nanchor = 0.05\npoints = 30\ncount = 96\n'
            'every = 0.009\n[[layer.collider]]\nshape = "circle"\nat = [0.3, 0.45]\nradius = 40\nfriction = 0.3\n'
            '[[layer.collider]]\nshape = "box"\nat = [0.65, 0.4]\nsize = [120, 14]\nangle = 15\nfriction = 0.6\n'
