@@ -210,6 +210,19 @@ def _lane_push(x, y, w, x0, y0, r, d, nx, ny, mu_s, mu_k, one):
 
 
 @numba.njit(inline="always")
+def _edge_line(verts, v0, t, k):
+    """(ax, ay, ex, ey, nx, ny), float32: edge t of the k-cornered polygon whose corners start at
+    verts[v0] — its first corner, its run to the next and its outward unit normal (corners
+    counter-clockwise on screen, y down), for the lanes' loops."""
+    ax = np.float32(verts[v0 + t, 0])
+    ay = np.float32(verts[v0 + t, 1])
+    ex = np.float32(verts[v0 + (t + 1) % k, 0]) - ax
+    ey = np.float32(verts[v0 + (t + 1) % k, 1]) - ay
+    le = np.float32(math.sqrt(ex * ex + ey * ey))
+    return ax, ay, ex, ey, ey / le, -ex / le
+
+
+@numba.njit(inline="always")
 def touch_polygon(s, o, lanes, side, so, acc, c, cx, cy, ca, sa, mus, muk, verts, vstart):
     """`touch_row` for collider c, a convex polygon (cx, cy: its centre; ca, sa: its axis; mus,
     muk: its friction, float32). Edge by edge, each lane keeps in acc the edge whose line it is
@@ -219,9 +232,9 @@ def touch_polygon(s, o, lanes, side, so, acc, c, cx, cy, ca, sa, mus, muk, verts
     cone, where no other edge's line is further than the corner's two), so `distance`'s nearest
     point of every edge comes out of that one edge, met once at the end: a row of 32 lanes
     against a triangle, ≈ 63 ns, against 86 with every edge's nearest point, normal and length
-    made for each lane. Its own function, which the caller calls
-    for a polygon instead of `touch_row`: as a branch of `touch_row`, inlined or called, it made
-    every shape's row three times slower. acc: 7 · lanes floats of scratch."""
+    made for each lane. Its own function, which the caller calls for a polygon instead of
+    `touch_row`: as a branch of `touch_row`, inlined or called, it made every shape's row three
+    times slower. acc: 7 · lanes floats of scratch."""
     o = max(o, 0)     # not negative, as `touch_row`'s: the loops vectorise
     so = max(so, 0)
     one = np.float32(1.0)
@@ -235,13 +248,7 @@ def touch_polygon(s, o, lanes, side, so, acc, c, cx, cy, ca, sa, mus, muk, verts
         acc[6 * lanes + lane] = -ex * sa + ey * ca
         acc[lane] = np.float32(-1e30)          # the furthest edge line's distance, its corner and its side
     for t in range(k):
-        ax = np.float32(verts[v0 + t, 0])
-        ay = np.float32(verts[v0 + t, 1])
-        ex = np.float32(verts[v0 + (t + 1) % k, 0]) - ax
-        ey = np.float32(verts[v0 + (t + 1) % k, 1]) - ay
-        le = np.float32(math.sqrt(ex * ex + ey * ey))
-        nx = ey / le                           # outward: counter-clockwise on screen (y down)
-        ny = -ex / le
+        ax, ay, ex, ey, nx, ny = _edge_line(verts, v0, t, k)
         for lane in range(lanes):
             sd = (acc[5 * lanes + lane] - ax) * nx + (acc[6 * lanes + lane] - ay) * ny
             more = sd > acc[lane]
@@ -758,13 +765,7 @@ def _row_meets_polygon(s, o, lanes, c, far, centre, axis, verts, vstart, acc):
     for lane in range(lanes):
         acc[lane] = np.float32(-1e30)
     for t in range(k):
-        ax = np.float32(verts[v0 + t, 0])
-        ay = np.float32(verts[v0 + t, 1])
-        ex = np.float32(verts[v0 + (t + 1) % k, 0]) - ax
-        ey = np.float32(verts[v0 + (t + 1) % k, 1]) - ay
-        le = np.float32(math.sqrt(ex * ex + ey * ey))
-        nx = ey / le
-        ny = -ex / le
+        ax, ay, ex, ey, nx, ny = _edge_line(verts, v0, t, k)
         for lane in range(lanes):
             x = s[o + lane] - cx
             y = s[o + lanes + lane] - cy
