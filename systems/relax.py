@@ -564,10 +564,8 @@ def _chains_kernel(lanes: int, three: bool, general: bool, touch: bool = False):
                         o = ent[0, e] * row
                         so = 3 * (groups[g, 1] + ent[0, e] * lanes)
                         if shape[c] == contact.POLYGON:   # its own call: see `contact.touch_polygon`
-                            contact.touch_polygon(s, o, lanes, side, so, acc, c, np.float32(centre[c, 0]),
-                                                  np.float32(centre[c, 1]), np.float32(axis[c, 0]),
-                                                  np.float32(axis[c, 1]), np.float32(mu_s[c]), np.float32(mu_k[c]),
-                                                  verts, vstart)
+                            contact.touch_polygon(s, o, lanes, side, so, acc, c, centre, axis, mu_s, mu_k, verts,
+                                                  vstart)
                         else:
                             contact.touch_row(s, o, lanes, side, so, c, shape, centre, axis, half, radius, mu_s, mu_k)
                 if lo is not None and lo.shape[0] == d:   # idempotent; no other repair moves these points

@@ -210,6 +210,13 @@ def _lane_push(x, y, w, x0, y0, r, d, nx, ny, mu_s, mu_k, one):
 
 
 @numba.njit(inline="always")
+def lane_frame(c, centre, axis):
+    """(cx, cy, ca, sa), float32: collider c's centre and axis (cos, sin of its angle) as the lanes
+    compute with them."""
+    return np.float32(centre[c, 0]), np.float32(centre[c, 1]), np.float32(axis[c, 0]), np.float32(axis[c, 1])
+
+
+@numba.njit(inline="always")
 def _edge_line(verts, v0, t, k):
     """(ax, ay, ex, ey, nx, ny), float32: edge t of the k-cornered polygon whose corners start at
     verts[v0] — its first corner, its run to the next and its outward unit normal (corners
@@ -223,9 +230,8 @@ def _edge_line(verts, v0, t, k):
 
 
 @numba.njit(inline="always")
-def touch_polygon(s, o, lanes, side, so, acc, c, cx, cy, ca, sa, mus, muk, verts, vstart):
-    """`touch_row` for collider c, a convex polygon (cx, cy: its centre; ca, sa: its axis; mus,
-    muk: its friction, float32). Edge by edge, each lane keeps in acc the edge whose line it is
+def touch_polygon(s, o, lanes, side, so, acc, c, centre, axis, mu_s, mu_k, verts, vstart):
+    """`touch_row` for collider c, a convex polygon. Edge by edge, each lane keeps in acc the edge whose line it is
     furthest outside of (or least inside): inside, that line is the surface, as `distance` takes
     it; outside, the nearest point of a convex polygon lies on that same edge (a point nearest an
     edge's inside is furthest from its line, and one nearest a corner is in the corner's normal
@@ -239,6 +245,9 @@ def touch_polygon(s, o, lanes, side, so, acc, c, cx, cy, ca, sa, mus, muk, verts
     so = max(so, 0)
     one = np.float32(1.0)
     zero = np.float32(0.0)
+    cx, cy, ca, sa = lane_frame(c, centre, axis)
+    mus = np.float32(mu_s[c])
+    muk = np.float32(mu_k[c])
     v0 = vstart[c]
     k = vstart[c + 1] - v0
     for lane in range(lanes):
@@ -290,10 +299,7 @@ def touch_row(s, o, lanes, side, so, c, shape, centre, axis, half, radius, mu_s,
     o = max(o, 0)     # offsets LLVM knows are not negative: numba's negative-index wraparound then folds
     so = max(so, 0)   # away, and the loops over lanes vectorise (with it they stay scalar, ~6x slower)
     one = np.float32(1.0)
-    cx = np.float32(centre[c, 0])
-    cy = np.float32(centre[c, 1])
-    ca = np.float32(axis[c, 0])
-    sa = np.float32(axis[c, 1])
+    cx, cy, ca, sa = lane_frame(c, centre, axis)
     mus = np.float32(mu_s[c])
     muk = np.float32(mu_k[c])
     r = np.float32(radius[c])
@@ -717,10 +723,7 @@ def _row_meets(s, o, lanes, c, far, shape, centre, axis, half, radius, reach):
     frame (a box, a capsule); a polygon is `_row_meets_polygon`'s. Each shape its own loop, an or
     over the lanes (an integer reduction, which vectorises)."""
     o = max(o, 0)
-    cx = np.float32(centre[c, 0])
-    cy = np.float32(centre[c, 1])
-    ca = np.float32(axis[c, 0])
-    sa = np.float32(axis[c, 1])
+    cx, cy, ca, sa = lane_frame(c, centre, axis)
     f = np.float32(far)
     hit = 0
     sh = shape[c]
@@ -755,10 +758,7 @@ def _row_meets_polygon(s, o, lanes, c, far, centre, axis, verts, vstart, acc):
     `bench.colliders` met 85 rows of its triangles a step; this way, 49. acc: ``lanes`` floats of
     scratch, each lane's largest edge distance."""
     o = max(o, 0)
-    cx = np.float32(centre[c, 0])
-    cy = np.float32(centre[c, 1])
-    ca = np.float32(axis[c, 0])
-    sa = np.float32(axis[c, 1])
+    cx, cy, ca, sa = lane_frame(c, centre, axis)
     f = np.float32(far)
     v0 = vstart[c]
     k = vstart[c + 1] - v0

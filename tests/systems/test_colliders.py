@@ -323,10 +323,8 @@ def test_a_row_of_lanes_meets_a_shape_as_push_meets_each_point(table):
     want = run_push(c, pos.copy(), prev, w)
     s, side = lane_row(pos, prev, w, 3.0)
     if c.shape[0] == POLYGON:
-        f32 = np.float32
-        contact.touch_polygon(s, 0, LANES, side, 0, np.zeros(7 * LANES, np.float32), 0, f32(c.centre[0, 0]),
-                              f32(c.centre[0, 1]), f32(c.axis[0, 0]), f32(c.axis[0, 1]), f32(c.mu_s[0]),
-                              f32(c.mu_k[0]), c.verts, c.vstart)
+        contact.touch_polygon(s, 0, LANES, side, 0, np.zeros(7 * LANES, np.float32), 0, c.centre, c.axis, c.mu_s,
+                              c.mu_k, c.verts, c.vstart)
     else:
         contact.touch_row(s, 0, LANES, side, 0, 0, c.shape, c.centre, c.axis, c.half, c.radius, c.mu_s, c.mu_k)
     got = np.stack([s[:LANES], s[LANES:2 * LANES]], 1)
