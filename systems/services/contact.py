@@ -231,8 +231,8 @@ def _edge_line(verts, v0, t, k):
 
 @numba.njit(inline="always")
 def touch_polygon(s, o, lanes, side, so, acc, c, centre, axis, mu_s, mu_k, verts, vstart):
-    """`touch_row` for collider c, a convex polygon. Edge by edge, each lane keeps in acc the edge whose line it is
-    furthest outside of (or least inside): inside, that line is the surface, as `distance` takes
+    """`touch_row` for collider c, a convex polygon. Edge by edge, each lane keeps in acc the
+    edge whose line it is furthest outside of (or least inside): inside, that line is the surface, as `distance` takes
     it; outside, the nearest point of a convex polygon lies on that same edge (a point nearest an
     edge's inside is furthest from its line, and one nearest a corner is in the corner's normal
     cone, where no other edge's line is further than the corner's two), so `distance`'s nearest
